@@ -1,0 +1,1 @@
+"""Evaluation: gold datasets, scoring measures, peer extractors and the benchmark runner."""

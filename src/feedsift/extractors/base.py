@@ -1,0 +1,34 @@
+"""The one interface every extractor implements, and the options it takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from feedsift.parsing.page import ParsedPage
+from feedsift.records import Article
+
+__all__ = ["ExtractOptions", "PageExtractor"]
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractOptions:
+    """What the caller wants besides the body."""
+
+    include_comments: bool = False  #: return reader comments in ``Article.comments``
+    with_metadata: bool = True  #: read title, authors, dates, tags ... (costs a little time)
+    detect_listings: bool = True  #: report home/archive/tag pages as listings of posts
+
+
+@runtime_checkable
+class PageExtractor(Protocol):
+    """Turns one parsed page into an article. Fitted site-level learners are ones too."""
+
+    @property
+    def name(self) -> str:
+        """Short method name recorded in :attr:`Article.provenance`."""
+        ...
+
+    def extract(self, page: ParsedPage, options: ExtractOptions = ExtractOptions()) -> Article:
+        """Extract ``page``; raise :class:`~feedsift.errors.FeedsiftError` subclasses only."""
+        ...

@@ -1,0 +1,87 @@
+"""Text to an lxml DOM, and the cleaning every extractor relies on.
+
+``parse_html`` keeps the whole document (metadata readers need ``<head>`` and JSON-LD
+scripts); ``clean_dom`` then drops what is never visible text (``<head>`` stays, metadata lives there): scripts, styles, templates,
+form controls, embedded objects and elements hidden by ``hidden``, ``type=hidden`` or an
+inline ``display:none`` / ``visibility:hidden``.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from feedsift.errors import InputError
+
+__all__ = [
+    "DROPPED_TAGS",
+    "HIDDEN_XPATH",
+    "MAX_HTML_CHARS",
+    "clean_dom",
+    "parse_html",
+]
+
+#: Elements whose content is never part of an article's visible text.
+DROPPED_TAGS = (
+    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object",
+    "embed", "applet", "select", "option", "optgroup", "datalist", "textarea", "button",
+    "input", "audio", "video", "source", "track", "map", "area", "dialog",
+)  # fmt: skip
+
+#: Elements hidden by markup; their text is not shown to readers.
+HIDDEN_XPATH = etree.XPath(
+    "//*[@hidden or @type='hidden'"
+    " or contains(translate(@style, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ', 'abcdefghijklmnopqrstuvwxyz'),"
+    " 'display:none')"
+    " or contains(translate(@style, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ', 'abcdefghijklmnopqrstuvwxyz'),"
+    " 'visibility:hidden')]"
+)
+
+#: Pages longer than this are cut (a 20 MB HTML page is an error page or a data dump).
+MAX_HTML_CHARS = 20_000_000
+
+_PARSER = etree.HTMLParser(
+    encoding="utf-8",
+    remove_comments=True,
+    remove_pis=True,
+    no_network=True,
+    recover=True,
+    default_doctype=False,
+    huge_tree=True,
+)
+
+
+def parse_html(text: str) -> etree._Element:
+    """Parse page text into an lxml tree (the ``<html>`` root element).
+
+    Raises :class:`InputError` when nothing parsable remains.
+    """
+    data = text[:MAX_HTML_CHARS].encode("utf-8", errors="replace")
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except (etree.ParserError, ValueError) as exc:
+        raise InputError(f"unparsable HTML: {exc}") from exc
+    if root is None:
+        raise InputError("unparsable HTML: no elements")
+    return root
+
+
+def clean_dom(root: etree._Element) -> etree._Element:
+    """Drop invisible parts in place and return the ``<body>`` (or the root without one)."""
+    etree.strip_elements(root, *DROPPED_TAGS, etree.Comment, etree.PI, with_tail=False)
+    for element in HIDDEN_XPATH(root):
+        parent = element.getparent()
+        if parent is not None:
+            _remove_keep_tail(element, parent)
+    body = root.find("body")
+    return body if body is not None else root
+
+
+def _remove_keep_tail(element: etree._Element, parent: etree._Element) -> None:
+    tail = element.tail
+    if tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)

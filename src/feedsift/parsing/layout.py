@@ -1,0 +1,151 @@
+"""Layout of text blocks: where a block would be shown and how large its font is.
+
+The papers read layout from a rendered page (bounding boxes, font size and weight). Until a
+renderer is plugged in, :class:`StaticLayout` estimates the same quantities from the markup
+alone: tag default font sizes, inline ``font-size``/``width`` styles and the position of the
+block in document order. Anything that can fill :class:`Box` records (a headless browser,
+say) implements :class:`LayoutProvider` and every feature downstream uses it unchanged.
+
+Units: ``x``, ``y``, ``width`` and ``height`` are fractions of the viewport's width and
+height (``y < 1`` means "in the first screen"); ``font_size`` is in CSS pixels.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from lxml import etree
+
+from feedsift.parsing.blocks import BlockView, TextBlock
+
+__all__ = [
+    "TAG_FONT_SIZE",
+    "VIEWPORT",
+    "Box",
+    "LayoutProvider",
+    "StaticLayout",
+]
+
+#: Viewport the estimates assume, in CSS pixels (a common desktop size).
+VIEWPORT = (1280.0, 800.0)
+#: Browser default font sizes in px (user-agent stylesheet); others inherit 16px.
+TAG_FONT_SIZE = {
+    "h1": 32.0, "h2": 24.0, "h3": 18.72, "h4": 16.0, "h5": 13.28, "h6": 10.72,
+    "small": 13.33, "big": 19.2, "sub": 13.33, "sup": 13.33,
+}  # fmt: skip
+#: Tags rendered bold by default.
+BOLD_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "th", "dt"})
+#: Average glyph width as a share of the font size (Latin text in a proportional font).
+GLYPH_WIDTH = 0.5
+#: Line height as a multiple of the font size.
+LINE_HEIGHT = 1.4
+#: Vertical gap between two blocks, in lines.
+BLOCK_GAP_LINES = 0.5
+
+_FONT_SIZE_RE = re.compile(r"font-size\s*:\s*([\d.]+)\s*(px|pt|em|rem|%)", re.IGNORECASE)
+_WIDTH_RE = re.compile(r"(?:^|;)\s*width\s*:\s*([\d.]+)\s*(px|%)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """Where a block is drawn: viewport-relative geometry plus font size and weight."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    font_size: float
+    bold: bool
+
+
+class LayoutProvider(Protocol):
+    """Anything that gives one :class:`Box` per text block of a page."""
+
+    def boxes(self, view: BlockView) -> Sequence[Box]: ...
+
+
+def _style_font_size(style: str | None, inherited: float) -> float | None:
+    if not style:
+        return None
+    match = _FONT_SIZE_RE.search(style)
+    if not match:
+        return None
+    value, unit = float(match.group(1)), match.group(2).lower()
+    factor = {"px": 1.0, "pt": 4.0 / 3.0, "em": inherited, "rem": 16.0, "%": inherited / 100}
+    return value * factor[unit]
+
+
+def _style_width(style: str | None) -> float | None:
+    """Width as a share of the viewport width, from an inline style or ``width`` attribute."""
+    if not style:
+        return None
+    match = _WIDTH_RE.search(style)
+    if not match:
+        return None
+    value = float(match.group(1))
+    share = value / 100.0 if match.group(2) == "%" else value / VIEWPORT[0]
+    return min(1.0, max(0.05, share))
+
+
+class StaticLayout:
+    """Layout estimated from markup alone (no rendering)."""
+
+    def boxes(self, view: BlockView) -> list[Box]:
+        cache: dict[etree._Element, tuple[float, float, bool]] = {}
+        boxes: list[Box] = []
+        y = 0.0
+        for block in view.blocks:
+            font, width, bold = self._style(block.element, cache)
+            bold = bold or self._inline_bold(block)
+            height = self._height(block, font, width)
+            boxes.append(Box(0.5 - width / 2, y, width, height, font, bold))
+            y += height + BLOCK_GAP_LINES * font * LINE_HEIGHT / VIEWPORT[1]
+        return boxes
+
+    def _style(
+        self, element: etree._Element, cache: dict[etree._Element, tuple[float, float, bool]]
+    ) -> tuple[float, float, bool]:
+        """(font size px, width share, bold) of an element, inherited down the tree."""
+        found = cache.get(element)
+        if found is not None:
+            return found
+        parent = element.getparent()
+        font, width, bold = self._style(parent, cache) if parent is not None else (16.0, 1.0, False)
+        tag = element.tag if isinstance(element.tag, str) else ""
+        style = element.get("style")
+        font = _style_font_size(style, font) or TAG_FONT_SIZE.get(tag, font)
+        own_width = _style_width(style) or _style_width(_attr_width(element))
+        if own_width is not None:
+            width = min(width, own_width)
+        elif tag in ("td", "th") and parent is not None:
+            width = width / max(1, len(parent))
+        bold = bold or tag in BOLD_TAGS or "bold" in (style or "")
+        cache[element] = (font, width, bold)
+        return font, width, bold
+
+    @staticmethod
+    def _inline_bold(block: TextBlock) -> bool:
+        """Whole-block emphasis: the owner's only child is a ``b``/``strong`` with the text."""
+        children = list(block.element)
+        return (
+            len(children) == 1
+            and children[0].tag in ("b", "strong")
+            and not (block.element.text or "").strip()
+        )
+
+    @staticmethod
+    def _height(block: TextBlock, font: float, width: float) -> float:
+        chars_per_line = max(1.0, width * VIEWPORT[0] / (GLYPH_WIDTH * font))
+        lines = max(1.0, -(-len(block.text) // chars_per_line))
+        return lines * font * LINE_HEIGHT / VIEWPORT[1]
+
+
+def _attr_width(element: etree._Element) -> str | None:
+    value = element.get("width")
+    if value is None:
+        return None
+    value = value.strip()
+    return f"width:{value}" if value.endswith("%") else f"width:{value}px"

@@ -1,0 +1,58 @@
+"""One parsed page: the record every extractor receives.
+
+``parse_page`` runs the parsing stage once: decode, parse, keep the JSON-LD scripts (the
+cleaner drops scripts), clean, cut into text blocks. Extractors and metadata readers all
+read this record, so no page is parsed twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from feedsift.errors import InputError
+from feedsift.parsing.blocks import BlockView, text_blocks
+from feedsift.parsing.charset import DecodedHtml, decode_html
+from feedsift.parsing.dom import clean_dom, parse_html
+
+__all__ = ["ParsedPage", "parse_page"]
+
+_JSON_LD = etree.XPath(
+    "//script[contains(translate(@type, 'LDJSON', 'ldjson'), 'ld+json')]/text()"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedPage:
+    """A page after the parsing stage.
+
+    ``root`` is the cleaned document (``<head>`` kept for metadata), ``body`` its cleaned
+    body and ``view`` the text blocks of the body.
+    """
+
+    url: str | None
+    decoded: DecodedHtml
+    root: etree._Element
+    body: etree._Element
+    view: BlockView
+    json_ld: tuple[str, ...]
+
+
+def parse_page(
+    html: str | bytes, url: str | None = None, content_type: str | None = None
+) -> ParsedPage:
+    """Decode (when bytes), parse and cut a page into text blocks.
+
+    Raises :class:`~feedsift.errors.InputError` for empty, binary or unparsable input.
+    """
+    if isinstance(html, bytes):
+        decoded = decode_html(html, content_type)
+    else:
+        if not html.strip():
+            raise InputError("empty document")
+        decoded = DecodedHtml(html, "unicode", "utf-8")
+    root = parse_html(decoded.text)
+    scripts = tuple(str(s) for s in _JSON_LD(root))
+    body = clean_dom(root)
+    return ParsedPage(url, decoded, root, body, text_blocks(body), scripts)

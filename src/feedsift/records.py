@@ -1,0 +1,111 @@
+"""Frozen records passed between feedsift's stages and returned by the public API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal
+
+__all__ = [
+    "Article",
+    "BodyPart",
+    "Comment",
+    "FieldSource",
+    "PageKind",
+    "PartKind",
+    "Provenance",
+    "Teaser",
+]
+
+
+class PageKind(StrEnum):
+    """What a page is, as far as the extractor can tell."""
+
+    ARTICLE = "article"  #: one post or news article: ``text`` is its body
+    LISTING = "listing"  #: home, archive, tag or category page: see ``posts``
+    EMPTY = "empty"  #: nothing that looks like content was found
+
+
+PartKind = Literal["paragraph", "heading", "item", "quote", "code", "cell", "caption"]
+
+
+@dataclass(frozen=True, slots=True)
+class BodyPart:
+    """One paragraph-like piece of the body, in reading order."""
+
+    kind: PartKind
+    text: str
+    level: int = 0  #: heading level 1-6 for headings, else 0
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSource:
+    """Where one metadata field came from: ``source`` names the mechanism, ``detail`` the key."""
+
+    field: str
+    source: Literal["json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag"]
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Which method produced an article, with which model, and how sure it is (0..1)."""
+
+    method: str
+    model_version: str
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class Teaser:
+    """One post announced on a listing page."""
+
+    title: str
+    url: str | None
+    text: str
+    published: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """One reader comment, kept apart from the body."""
+
+    text: str
+    author: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    """The result of extracting one page.
+
+    ``text`` is the body as plain text, paragraphs separated by blank lines; for a listing
+    page it is empty and ``posts`` holds the teasers found.
+    """
+
+    body: tuple[BodyPart, ...]
+    title: str | None
+    provenance: Provenance
+    kind: PageKind = PageKind.ARTICLE
+    url: str | None = None
+    authors: tuple[str, ...] = ()
+    published: datetime | None = None
+    updated: datetime | None = None
+    tags: tuple[str, ...] = ()
+    language: str | None = None
+    canonical_url: str | None = None
+    site_name: str | None = None
+    image: str | None = None
+    description: str | None = None
+    posts: tuple[Teaser, ...] = ()
+    comments: tuple[Comment, ...] = ()
+    sources: tuple[FieldSource, ...] = field(default=())
+
+    @property
+    def text(self) -> str:
+        """The body as plain text, paragraphs separated by blank lines."""
+        return "\n\n".join(part.text for part in self.body)
+
+    def source_of(self, name: str) -> FieldSource | None:
+        """Where the metadata field ``name`` came from, if it was found."""
+        return next((s for s in self.sources if s.field == name), None)

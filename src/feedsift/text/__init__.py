@@ -1,0 +1,1 @@
+"""Text primitives shared by every stage: tokenisation and whitespace normalisation."""

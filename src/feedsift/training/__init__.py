@@ -1,0 +1,1 @@
+"""Training: gold-to-block alignment, feature matrices and the model builder."""
