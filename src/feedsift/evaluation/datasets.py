@@ -26,7 +26,9 @@ __all__ = [
     "GoldPage",
     "Split",
     "dataset_dirs",
+    "find_page_file",
     "iter_pages",
+    "marked_dirs",
     "read_page_html",
 ]
 
@@ -54,21 +56,28 @@ class GoldPage:
     comments: str | None
 
 
-def dataset_dirs(root: Path) -> list[Path]:
-    """The dataset folders under ``root`` (or ``root`` itself when it is one dataset)."""
+def marked_dirs(root: Path, marker: str, what: str) -> list[Path]:
+    """The folders under ``root`` that hold the file ``marker`` (or ``root`` itself when it
+    holds it); ``what`` names one such folder in the errors."""
     if not root.is_dir():
-        raise DatasetError(f"datasets folder not found: {root}")
-    if (root / "gold.jsonl").is_file():
+        raise DatasetError(f"{what}s folder not found: {root}")
+    if (root / marker).is_file():
         return [root]
-    found = sorted(p for p in root.iterdir() if (p / "gold.jsonl").is_file())
+    found = sorted(p for p in root.iterdir() if (p / marker).is_file())
     if not found:
-        raise DatasetError(f"no dataset (a folder with gold.jsonl) under {root}")
+        raise DatasetError(f"no {what} (a folder with {marker}) under {root}")
     return found
 
 
-def _page_path(folder: Path, page_id: str) -> Path | None:
+def dataset_dirs(root: Path) -> list[Path]:
+    """The dataset folders under ``root`` (or ``root`` itself when it is one dataset)."""
+    return marked_dirs(root, "gold.jsonl", "dataset")
+
+
+def find_page_file(folder: Path, page_id: str, subdir: str = "pages") -> Path | None:
+    """``folder/subdir/<page_id>.html.gz`` or, failing that, ``.html``; None if neither."""
     for name in (f"{page_id}.html.gz", f"{page_id}.html"):
-        candidate = folder / "pages" / name
+        candidate = folder / subdir / name
         if candidate.is_file():
             return candidate
     return None
@@ -92,7 +101,7 @@ def _gold_date(value: Any) -> date | None:
 
 
 def _record(dataset: str, folder: Path, row: dict[str, Any]) -> GoldPage | None:
-    path = _page_path(folder, str(row["id"]))
+    path = find_page_file(folder, str(row["id"]))
     if path is None:
         return None
     return GoldPage(

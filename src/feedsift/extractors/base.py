@@ -18,6 +18,9 @@ class ExtractOptions:
     include_comments: bool = False  #: return reader comments in ``Article.comments``
     with_metadata: bool = True  #: read title, authors, dates, tags ... (costs a little time)
     detect_listings: bool = True  #: report home/archive/tag pages as listings of posts
+    #: when a page declares no date and shows none near its title, also run htmldate's
+    #: markup search (it parses the page a second time: a few milliseconds a page)
+    htmldate: bool = False
 
 
 @runtime_checkable
@@ -29,6 +32,7 @@ class PageExtractor(Protocol):
         """Short method name recorded in :attr:`Article.provenance`."""
         ...
 
-    def extract(self, page: ParsedPage, options: ExtractOptions = ExtractOptions()) -> Article:
-        """Extract ``page``; raise :class:`~feedsift.errors.FeedsiftError` subclasses only."""
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        """Extract ``page`` (default options when ``None``); raise only
+        :class:`~feedsift.errors.FeedsiftError` subclasses."""
         ...

@@ -1,26 +1,185 @@
-"""TEMPORARY baseline page extractor (to be replaced by the learned one)."""
+"""The page-level extractor: what feedsift uses when it knows nothing about a site.
+
+Per page: signals and candidates (:mod:`~feedsift.extractors.pipeline`), then the learned
+stages (:mod:`~feedsift.extractors.stages`): title block, body subtree, block classifier.
+Listing pages are reported as listings with their teasers, comments are kept apart, and
+metadata (authors, dates, tags ...) comes from the metadata stage, with the title chosen
+by a learned ranker among every title-like string of the page, the title block included.
+"""
 
 from __future__ import annotations
 
-from feedsift.extractors.base import ExtractOptions
-from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article, BodyPart, Provenance
+from dataclasses import dataclass, replace
+from importlib.resources import files
+from pathlib import Path
 
-__all__ = ["LearnedPageExtractor", "default_extractor"]
+import numpy as np
+
+from feedsift.extractors.base import ExtractOptions
+from feedsift.extractors.block_dates import date_near_title
+from feedsift.extractors.body import assemble_body
+from feedsift.extractors.cleanup import tidy_body
+from feedsift.extractors.comments import find_comments
+from feedsift.extractors.listing import Listing, PageFindings, find_listing
+from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
+from feedsift.extractors.pipeline import PageAnalysis, analyse_page
+from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
+from feedsift.extractors.title_ranker import choose_title_text
+from feedsift.metadata import PageMetadata, read_metadata
+from feedsift.metadata.dates import htmldate_published
+from feedsift.parsing.layout import LayoutProvider
+from feedsift.parsing.page import ParsedPage
+from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance
+
+__all__ = [
+    "DEFAULT_BLOCK_THRESHOLD",
+    "DEFAULT_MODEL_PATH",
+    "BlockDecision",
+    "LearnedPageExtractor",
+]
+
+#: The model bundle shipped inside the package (rebuilt by ``feedsift train``).
+DEFAULT_MODEL_PATH = Path(str(files("feedsift") / "models" / "page-model.npz"))
+#: Content probability from which a block is kept, unless the bundle says otherwise.
+DEFAULT_BLOCK_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class BlockDecision:
+    """The learned stages' findings on one page."""
+
+    analysis: PageAnalysis
+    title_block: int
+    title_score: float
+    best_subtree: int
+    scores: np.ndarray  #: content probability per block
+    content: np.ndarray  #: boolean mask of the blocks kept as body
 
 
 class LearnedPageExtractor:
+    """Page-level extraction with the models of one :class:`ModelBundle`."""
+
     name = "page"
 
-    def extract(self, page: ParsedPage, options: ExtractOptions = ExtractOptions()) -> Article:
-        parts = tuple(
-            BodyPart("paragraph", b.text)
-            for b in page.view.blocks
-            if b.link_share < 0.5 and b.n_words >= 8
+    def __init__(self, bundle: ModelBundle, layout: LayoutProvider | None = None) -> None:
+        self.bundle = bundle
+        self.layout = layout
+        self._title_model: Predictor = bundle.get("title")
+        self._ranker: Predictor = bundle.get("ranker")
+        self._subtree: Predictor = bundle.get("subtree")
+        self._block: Predictor = bundle.get("block")
+        self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
+
+    @classmethod
+    def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
+        """Load a bundle written by ``feedsift train``."""
+        return cls(load_bundle(path))
+
+    def decide(self, page: ParsedPage) -> BlockDecision:
+        """Run the learned block-level stages on a parsed page."""
+        analysis = analyse_page(page, layout=self.layout)
+        signals, table = analysis.signals, analysis.table
+        title = choose_title(analysis.titles, self._title_model)
+        context = score_subtrees(signals, table, analysis.subtree_tags, title.block,
+                                 self._subtree)  # fmt: skip
+        scores = block_scores(signals, table, context, self._block)
+        content = scores >= self.threshold
+        if title.block >= 0:
+            content[title.block] = False
+        content = tidy_body(page.view, signals, content)
+        return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
+                             content)  # fmt: skip
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        options = options or ExtractOptions()
+        decision = self.decide(page)
+        signals = decision.analysis.signals
+        listing = None
+        if options.detect_listings:
+            findings = PageFindings(signals.roles.near, decision.content, signals.words,
+                                    decision.best_subtree)  # fmt: skip
+            listing = find_listing(page.view, findings, page.url)
+        comments: tuple[Comment, ...] = ()
+        if options.include_comments:
+            comments = find_comments(page.view, signals, decision.content, decision.title_block)
+        meta = None
+        if options.with_metadata:
+            meta = read_metadata(page, date_search=False)
+            meta = _with_date(page, decision, meta, options.htmldate)
+        return self._article(page, decision, listing, comments, meta)
+
+    def _title_text(
+        self, page: ParsedPage, decision: BlockDecision, meta: PageMetadata | None
+    ) -> tuple[str | None, FieldSource | None]:
+        block = decision.title_block
+        block_title = page.view.blocks[block].text if block >= 0 else None
+        block_source = FieldSource("title", "model", "title block")
+        if meta is None:
+            return block_title, block_source if block_title else None
+        option = choose_title_text(meta, block_title, decision.title_score, self._ranker,
+                                   page.url)
+        if option is None:
+            return None, None
+        source, _, detail = option.first.partition("/")
+        if source == "block":
+            return option.text, block_source
+        return option.text, FieldSource("title", source, f"{detail} (ranked)")  # type: ignore[arg-type]
+
+    def _article(
+        self, page: ParsedPage, decision: BlockDecision, listing: Listing | None,
+        comments: tuple[Comment, ...], meta: PageMetadata | None,
+    ) -> Article:  # fmt: skip
+        body = () if listing else assemble_body(
+            [page.view.blocks[i] for i in np.flatnonzero(decision.content)]
         )
-        return Article(body=parts, title=None, url=page.url,
-                       provenance=Provenance("page", "baseline", 0.5))
+        kind = PageKind.LISTING if listing else (PageKind.ARTICLE if body else PageKind.EMPTY)
+        title, title_source = self._title_text(page, decision, meta)
+        provenance = Provenance(self.name, self.bundle.version, _confidence(decision))
+        article = Article(
+            body=body, title=title, url=page.url, kind=kind, provenance=provenance,
+            posts=listing.teasers if listing else (), comments=comments,
+        )  # fmt: skip
+        return _with_metadata(article, meta, title_source)
 
 
-def default_extractor() -> LearnedPageExtractor:
-    return LearnedPageExtractor()
+def _with_metadata(
+    article: Article, meta: PageMetadata | None, title_source: FieldSource | None
+) -> Article:
+    """The article with the metadata stage's fields and their provenance."""
+    sources = tuple(s for s in (meta.sources if meta else ()) if s.field != "title")
+    if title_source is not None:
+        sources = (title_source, *sources)
+    if meta is None:
+        return replace(article, sources=sources)
+    return replace(
+        article, authors=meta.authors, published=meta.published, updated=meta.updated,
+        tags=meta.tags, language=meta.language, canonical_url=meta.canonical_url,
+        site_name=meta.site_name, image=meta.image, description=meta.description,
+        sources=sources,
+    )  # fmt: skip
+
+
+def _with_date(
+    page: ParsedPage, decision: BlockDecision, meta: PageMetadata, htmldate: bool
+) -> PageMetadata:
+    """Fill an undeclared publication date from the date line near the title, else (when
+    asked) from htmldate's markup search, which parses the page again."""
+    if meta.published is not None:
+        return meta
+    found = date_near_title(page.view, decision.analysis.signals, decision.title_block)
+    source = FieldSource("published", "dom", "date line near the title")
+    if found is None and htmldate:
+        found = htmldate_published(page.decoded.text, page.url)
+        source = FieldSource("published", "htmldate", "find_date")
+    if found is None:
+        return meta
+    return replace(meta, published=found, sources=(*meta.sources, source))
+
+
+def _confidence(decision: BlockDecision) -> float:
+    """Word-weighted mean certainty of the keep/drop decisions (0.5 = coin toss, 1 = sure)."""
+    words = decision.analysis.signals.words
+    if not words.sum():
+        return 0.0
+    certainty = np.abs(decision.scores - 0.5) * 2
+    return float((certainty * words).sum() / words.sum())

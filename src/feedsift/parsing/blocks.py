@@ -53,8 +53,9 @@ class TextBlock:
     subtree: int  #: index of the owner in :attr:`BlockView.subtrees`
     n_words: int
     n_punct: int
-    link_share: float  #: share of the block's characters inside ``<a>``
+    link_share: float  #: share of the block's characters inside ``<a>`` (markup spaces aside)
     boundary: Boundary  #: what ended the previous block: a block tag or a ``<br>``
+    tokens: tuple[str, ...]  #: the word tokens of ``text`` (see :mod:`feedsift.text.tokens`)
 
     def dom_path(self) -> str:
         """The owner's absolute XPath in its tree (``/html/body/div[2]/p[3]``)."""
@@ -127,31 +128,34 @@ class _Walker:
             if not self.has_text and not text.isspace():
                 self.has_text = True
             if self.link_depth:
-                self.link_chars += len(text)
+                self.link_chars += len(text.strip())
 
     def flush(self, boundary: Boundary) -> None:
         if self.has_text:
             self._emit(normalize_space("".join(self.parts)))
             self.boundary = boundary
+            self.has_text = False
         elif boundary == "block":
             self.boundary = "block"
-        self.parts = []
-        self.has_text = False
-        self.link_chars = 0
+        if self.parts:
+            self.parts = []
+            self.link_chars = 0
 
     def _emit(self, text: str) -> None:
-        words = len(tokenize(text))
+        tokens = tuple(tokenize(text))
+        words = len(tokens)
         if not words:
             return
-        raw_chars = sum(map(len, self.parts))
         owner = self.stack[-1]
         self._register(owner)
-        share = min(1.0, self.link_chars / raw_chars) if self.link_chars else 0.0
+        share = 0.0
+        if self.link_chars:
+            share = min(1.0, self.link_chars / sum(len(p.strip()) for p in self.parts))
         punct = len(_PUNCT_RE.findall(text))
         index = len(self.blocks)
         self.blocks.append(
             TextBlock(index, text, owner.element, owner.tag, owner.index, words, punct, share,
-                      self.boundary)
+                      self.boundary, tokens)
         )
         if owner.first < 0:
             owner.first = index
@@ -173,11 +177,8 @@ class _Walker:
             parent = ancestor.index
 
     def start(self, element: etree._Element, tag: str) -> None:
-        if tag in INLINE_TAGS:
-            if tag == "a":
-                self.link_depth += 1
-            self.add_text(element.text)
-        elif tag in LINE_BREAK_TAGS:
+        """A block-level (or line-break) element starts."""
+        if tag in LINE_BREAK_TAGS:
             self.flush("line")
         else:
             self.flush("block")
@@ -186,10 +187,8 @@ class _Walker:
             self.add_text(element.text)
 
     def end(self, element: etree._Element, tag: str) -> None:
-        if tag in INLINE_TAGS:
-            if tag == "a":
-                self.link_depth -= 1
-        elif tag not in LINE_BREAK_TAGS:
+        """A block-level (or line-break) element ends."""
+        if tag not in LINE_BREAK_TAGS:
             self.flush("block")
             self._close(self.stack.pop())
         if self.stack:
@@ -220,14 +219,28 @@ class _Walker:
 
 
 def text_blocks(body: etree._Element) -> BlockView:
-    """Split a cleaned DOM (usually ``<body>``) into text blocks and subtrees."""
+    """Split a cleaned DOM (usually ``<body>``) into text blocks and subtrees.
+
+    Inline elements are by far the most frequent events, so they are handled here without
+    a method call; block-level elements go through the walker.
+    """
     walker = _Walker()
+    add_text, start, end = walker.add_text, walker.start, walker.end
     for event, element in etree.iterwalk(body, events=("start", "end")):
         tag = element.tag
-        if not isinstance(tag, str):
-            continue
-        if event == "start":
-            walker.start(element, tag)
+        if tag not in INLINE_TAGS:
+            if isinstance(tag, str):
+                (start if event == "start" else end)(element, tag)
+        elif event == "start":
+            if tag == "a":
+                walker.link_depth += 1
+            text = element.text
+            if text:
+                add_text(text)
         else:
-            walker.end(element, tag)
+            if tag == "a":
+                walker.link_depth -= 1
+            text = element.tail
+            if text:
+                add_text(text)
     return walker.view()

@@ -81,6 +81,9 @@ _ALIASES = {
     "unicode": "utf-8",
 }
 
+#: Bytes that do not occur in text: C0 controls other than tab, newline, CR and form feed.
+_CONTROL_BYTES = bytes([*range(9), *range(14, 32)])
+
 _META_RE = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.\-]+)""", re.IGNORECASE
 )
@@ -115,7 +118,7 @@ def sniff_binary(data: bytes) -> str | None:
             return name
     if not head:
         return None
-    controls = sum(1 for b in head if b < 9 or 13 < b < 32)
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     if controls / len(head) > BINARY_CONTROL_SHARE:
         return "binary data"
     return None

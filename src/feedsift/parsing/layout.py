@@ -113,18 +113,15 @@ class StaticLayout:
         if found is not None:
             return found
         parent = element.getparent()
-        font, width, bold = self._style(parent, cache) if parent is not None else (16.0, 1.0, False)
+        inherited = self._style(parent, cache) if parent is not None else _ROOT_STYLE
+        attrib = element.attrib
         tag = element.tag if isinstance(element.tag, str) else ""
-        style = element.get("style")
-        font = _style_font_size(style, font) or TAG_FONT_SIZE.get(tag, font)
-        own_width = _style_width(style) or _style_width(_attr_width(element))
-        if own_width is not None:
-            width = min(width, own_width)
-        elif tag in ("td", "th") and parent is not None:
-            width = width / max(1, len(parent))
-        bold = bold or tag in BOLD_TAGS or "bold" in (style or "")
-        cache[element] = (font, width, bold)
-        return font, width, bold
+        if "style" not in attrib and "width" not in attrib and tag not in _STYLED_TAGS:
+            cache[element] = inherited  # the common case: nothing changes
+            return inherited
+        result = _own_style(element, tag, inherited)
+        cache[element] = result
+        return result
 
     @staticmethod
     def _inline_bold(block: TextBlock) -> bool:
@@ -141,6 +138,27 @@ class StaticLayout:
         chars_per_line = max(1.0, width * VIEWPORT[0] / (GLYPH_WIDTH * font))
         lines = max(1.0, -(-len(block.text) // chars_per_line))
         return lines * font * LINE_HEIGHT / VIEWPORT[1]
+
+
+_ROOT_STYLE = (16.0, 1.0, False)
+#: Tags that change font size, width or weight by themselves.
+_STYLED_TAGS = frozenset(TAG_FONT_SIZE) | BOLD_TAGS | {"td", "th"}
+
+
+def _own_style(
+    element: etree._Element, tag: str, inherited: tuple[float, float, bool]
+) -> tuple[float, float, bool]:
+    font, width, bold = inherited
+    style = element.get("style")
+    font = _style_font_size(style, font) or TAG_FONT_SIZE.get(tag, font)
+    own_width = _style_width(style) or _style_width(_attr_width(element))
+    parent = element.getparent()
+    if own_width is not None:
+        width = min(width, own_width)
+    elif tag in ("td", "th") and parent is not None:
+        width = width / max(1, len(parent))
+    bold = bold or tag in BOLD_TAGS or "bold" in (style or "")
+    return font, width, bold
 
 
 def _attr_width(element: etree._Element) -> str | None:

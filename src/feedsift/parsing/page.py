@@ -15,6 +15,7 @@ from feedsift.errors import InputError
 from feedsift.parsing.blocks import BlockView, text_blocks
 from feedsift.parsing.charset import DecodedHtml, decode_html
 from feedsift.parsing.dom import clean_dom, parse_html
+from feedsift.parsing.xpath import select_strings
 
 __all__ = ["ParsedPage", "parse_page"]
 
@@ -53,6 +54,6 @@ def parse_page(
             raise InputError("empty document")
         decoded = DecodedHtml(html, "unicode", "utf-8")
     root = parse_html(decoded.text)
-    scripts = tuple(str(s) for s in _JSON_LD(root))
+    scripts = tuple(select_strings(_JSON_LD, root))
     body = clean_dom(root)
     return ParsedPage(url, decoded, root, body, text_blocks(body), scripts)

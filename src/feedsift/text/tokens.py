@@ -22,7 +22,6 @@ CJK_RANGES = (
 )
 
 _TOKEN_RE = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
-_SPACE_RE = re.compile(r"\s+")
 
 
 def tokenize(text: str) -> list[str]:
@@ -41,4 +40,4 @@ def tokenize_lower(text: str) -> list[str]:
 
 def normalize_space(text: str) -> str:
     """Collapse every run of whitespace to one space and strip the ends."""
-    return _SPACE_RE.sub(" ", text).strip()
+    return " ".join(text.split())

@@ -6,7 +6,7 @@ aligned monotonically with :class:`difflib.SequenceMatcher` (longest common runs
 A token of a block counts as matched when it lies in a run that is
 
 * at least :data:`MIN_RUN` tokens long, or
-* shorter, but covers the whole block *and* a whole line of the gold (a heading, a list
+* shorter, but made of whole blocks *and* whole lines of the gold (a heading, a list
   item, a one-word paragraph): a lone word that merely recurs in the gold does not count.
 
 A block's label is the share of its tokens matched. Snippet gold (``with``/``without``
@@ -63,50 +63,60 @@ def _gold_lines(gold: str) -> tuple[list[str], list[int]]:
     return tokens, line_of
 
 
-def _whole_line(line_of: Sequence[int], start: int, size: int) -> bool:
+def _whole_lines(line_of: Sequence[int], start: int, size: int) -> bool:
+    """Whether gold tokens ``start .. start+size-1`` begin and end on line boundaries."""
     end = start + size - 1
-    line = line_of[start]
-    before = start == 0 or line_of[start - 1] != line
-    after = end == len(line_of) - 1 or line_of[end + 1] != line
-    return before and after and line_of[end] == line
+    before = start == 0 or line_of[start - 1] != line_of[start]
+    after = end == len(line_of) - 1 or line_of[end + 1] != line_of[end]
+    return before and after
+
+
+@dataclass(frozen=True, slots=True)
+class _PageTokens:
+    """The page's blocks as one token sequence: owner block of each token, block starts."""
+
+    tokens: list[str]
+    owner: list[int]
+    starts: list[int]
+    sizes: list[int]
+
+
+def _page_tokens(block_texts: Sequence[str]) -> _PageTokens:
+    tokens: list[str] = []
+    owner: list[int] = []
+    starts: list[int] = []
+    sizes: list[int] = []
+    for number, text in enumerate(block_texts):
+        words = tokenize_lower(text)
+        starts.append(len(tokens))
+        sizes.append(len(words))
+        tokens.extend(words)
+        owner.extend([number] * len(words))
+    return _PageTokens(tokens, owner, starts, sizes)
+
+
+def _short_run_ok(page: _PageTokens, a: int, b: int, size: int, line_of: Sequence[int]) -> bool:
+    """A run shorter than MIN_RUN counts only as whole blocks matching whole gold lines."""
+    first, last = page.owner[a], page.owner[a + size - 1]
+    whole_blocks = page.starts[first] == a and page.starts[last] + page.sizes[last] == a + size
+    return whole_blocks and _whole_lines(line_of, b, size)
 
 
 def align_blocks(block_texts: Sequence[str], gold: str) -> Alignment:
     """Align ``gold`` to the blocks and return each block's matched share."""
-    page: list[str] = []
-    owner: list[int] = []
-    starts: list[int] = []
-    for number, text in enumerate(block_texts):
-        words = tokenize_lower(text)
-        starts.append(len(page))
-        page.extend(words)
-        owner.extend([number] * len(words))
+    page = _page_tokens(block_texts)
     gold_tokens, line_of = _gold_lines(gold)
     matched = [0] * len(block_texts)
-    sizes = [len(page) - s for s in starts]
-    for i in range(len(starts) - 1):
-        sizes[i] = starts[i + 1] - starts[i]
     total = 0
-    matcher = SequenceMatcher(None, page, gold_tokens, autojunk=False)
+    matcher = SequenceMatcher(None, page.tokens, gold_tokens, autojunk=False)
     for a, b, size in matcher.get_matching_blocks():
-        if not size:
-            continue
-        if size < MIN_RUN and not _short_run_ok(a, b, size, owner, starts, sizes, line_of):
+        if not size or (size < MIN_RUN and not _short_run_ok(page, a, b, size, line_of)):
             continue
         total += size
         for k in range(a, a + size):
-            matched[owner[k]] += 1
-    shares = tuple(m / s if s else 0.0 for m, s in zip(matched, sizes, strict=True))
+            matched[page.owner[k]] += 1
+    shares = tuple(m / s if s else 0.0 for m, s in zip(matched, page.sizes, strict=True))
     return Alignment(shares, len(gold_tokens), total)
-
-
-def _short_run_ok(
-    a: int, b: int, size: int, owner: Sequence[int], starts: Sequence[int],
-    sizes: Sequence[int], line_of: Sequence[int],
-) -> bool:  # fmt: skip
-    block = owner[a]
-    covers_block = starts[block] == a and sizes[block] == size
-    return covers_block and _whole_line(line_of, b, size)
 
 
 def label_from_snippets(

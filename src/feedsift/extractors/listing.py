@@ -1,0 +1,336 @@
+"""Listing pages: home, archive, tag and category pages that announce several posts.
+
+The template-independent paper extracts pages with several posts by finding titles that
+share one style, with bodies sandwiched between them. Here a *teaser title* is a short,
+mostly-linked block pointing to another page of the same site, outside navigation,
+headers, footers and sidebars; teaser titles are grouped by their style signature (owner
+tag and class, parent tag and class). Each teaser's *item* is the child of the group's
+common ancestor that holds it, so items are siblings of one list.
+
+A page is a listing when one group has enough distinct, title-length members and the
+text the block classifier kept lies mostly inside the items: an article with a list of
+"related posts" keeps its body outside the list, a listing keeps only teasers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
+
+import numpy as np
+from lxml import etree
+
+from feedsift.extractors.vocabulary import Role
+from feedsift.parsing.blocks import BlockView, TextBlock
+from feedsift.records import Teaser
+
+__all__ = ["Listing", "PageFindings", "find_listing", "url_says_listing"]
+
+#: Fewest teasers that make a listing (two could be an article and its "next post") ...
+MIN_TEASERS = 3
+#: ... or on a page whose URL says it lists posts (a tag page may list a single post).
+MIN_TEASERS_WITH_URL_HINT = 1
+#: URL paths of listing pages on blog platforms (WordPress, Blogger, Hugo, Jekyll, Hexo,
+#: Pelican, Ghost): tag, category, archive, topic and label pages and paginated lists.
+LISTING_PATH = re.compile(
+    r"(?:^|/)(?:tags?|categor(?:y|ies)|topics?|labels?|series)(?:/[^/]+)?/?(?:index\.html?)?$"
+    r"|(?:^|/)archives?(?:/\d{4}(?:/\d{1,2})?)?(?:/|/index\.html?|\.html?)?$"
+    r"|/page/?\d+/?(?:index\.html?)?$|[?&](?:page|paged|tag|cat)=",
+    re.IGNORECASE,
+)
+#: Paths of a site's home page (the newest posts).
+HOME_PATH = re.compile(r"^/?(?:[a-z]{2}(?:-[a-z]{2})?/?)?(?:index\.html?)?$", re.IGNORECASE)
+#: Share of a teaser title block's text that must be link text.
+TITLE_MIN_LINK_SHARE = 0.6
+#: Teaser titles have between this many ...
+TITLE_MIN_WORDS = 2
+#: ... and this many words.
+TITLE_MAX_WORDS = 40
+#: Mean words of a group's titles below which it is a menu, not a list of posts.
+MIN_MEAN_TITLE_WORDS = 4.0
+#: Class/id roles near a title (its element and two ancestors) that mark site furniture.
+FURNITURE_ROLES = (
+    (1 << Role.NAV)
+    | (1 << Role.FOOTER)
+    | (1 << Role.SIDEBAR)
+    | (1 << Role.RELATED)
+    | (1 << Role.COMMENT)
+    | (1 << Role.AD)
+    | (1 << Role.TAGS)
+)
+#: Tags above a title that mark site furniture (``header`` and ``footer`` are not among
+#: them: themes wrap post titles in ``<header>`` and post meta in ``<footer>``) ...
+FURNITURE_TAGS = frozenset({"nav", "aside", "menu"})
+#: ... unless an element of content comes first (``article > header > h2`` is a post title).
+CONTENT_TAGS = frozenset({"article", "main"})
+#: Kept text inside the teaser items must reach this share of all kept text ...
+MIN_KEPT_SHARE_IN_ITEMS = 0.5
+#: ... unless the kept text outside the items is at most this many words (an intro).
+MAX_INTRO_WORDS = 120
+#: The teaser items must hold this share of the words of the best body subtree (or of
+#: the list, when the body subtree lies inside it): the list *is* the page's main content.
+MIN_ITEMS_SHARE_OF_BODY = 0.5
+#: How far up from a block an enclosing link (a card wrapped in ``<a>``) is looked for.
+CARD_LINK_DEPTH = 4
+#: Without a listing URL, a list is taken for the page's content only when the kept text
+#: before its first item is at most this long: articles open with their text, listings
+#: with their list.
+MAX_KEPT_WORDS_BEFORE_LIST = 30
+#: Without a listing URL, at least this share of the items must hold more than a title.
+MIN_RICH_ITEM_SHARE = 0.5
+#: An item with more words than this multiple of the median item is a page section that
+#: happens to start with a link, not a teaser.
+MAX_ITEM_TO_MEDIAN = 4.0
+#: A teaser title opens its item: at most this many blocks (date, category) come before it.
+MAX_BLOCKS_BEFORE_TITLE = 3
+#: A lone teaser's item never grows into these page-level containers.
+ITEM_STOP_TAGS = frozenset({"body", "main", "html"})
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The teasers of a listing page and the blocks their items span."""
+
+    teasers: tuple[Teaser, ...]
+    item_blocks: np.ndarray  #: boolean mask of blocks inside the teaser items
+
+
+def _href(block: TextBlock) -> str | None:
+    """The target of the link that makes up the block (inside it, or wrapping it)."""
+    element: etree._Element | None = block.element
+    for anchor in block.element.iterfind(".//a[@href]"):
+        return anchor.get("href")
+    for _ in range(CARD_LINK_DEPTH):
+        if element is None:
+            return None
+        if element.tag == "a" and element.get("href"):
+            return element.get("href")
+        element = element.getparent()
+    return None
+
+
+def _target(href: str | None, page_url: str | None) -> str | None:
+    """The absolute same-site URL a teaser links to, or ``None`` for anything else."""
+    if not href or href.startswith(("#", "javascript:", "mailto:")):
+        return None
+    try:
+        url = urljoin(page_url, href) if page_url else href
+        target, page = urlsplit(url), urlsplit(page_url or "")
+    except ValueError:
+        return None
+    if page.netloc and target.netloc and target.netloc.lower() != page.netloc.lower():
+        return None
+    if page_url and url.split("#")[0].rstrip("/") == page_url.split("#")[0].rstrip("/"):
+        return None
+    return url
+
+
+def _furniture(block: TextBlock, near_roles: int) -> bool:
+    if near_roles & FURNITURE_ROLES:
+        return True
+    element: etree._Element | None = block.element
+    while element is not None:
+        if element.tag in CONTENT_TAGS:
+            return False
+        if element.tag in FURNITURE_TAGS:
+            return True
+        element = element.getparent()
+    return False
+
+
+def _signature(block: TextBlock) -> tuple[str, ...]:
+    element = block.element
+    parent = element.getparent()
+    parent_sig = (parent.tag, parent.get("class") or "") if parent is not None else ("", "")
+    return (str(element.tag), element.get("class") or "", *map(str, parent_sig))
+
+
+@dataclass(frozen=True, slots=True)
+class _Title:
+    block: int
+    url: str
+
+
+def _title_groups(
+    view: BlockView, near_roles: np.ndarray, page_url: str | None
+) -> dict[tuple[str, ...], list[_Title]]:
+    groups: dict[tuple[str, ...], list[_Title]] = {}
+    for block in view.blocks:
+        if not (TITLE_MIN_WORDS <= block.n_words <= TITLE_MAX_WORDS):
+            continue
+        if block.link_share < TITLE_MIN_LINK_SHARE:
+            continue
+        url = _target(_href(block), page_url)
+        if url is None or _furniture(block, int(near_roles[block.subtree])):
+            continue
+        groups.setdefault(_signature(block), []).append(_Title(block.index, url))
+    return groups
+
+
+def url_says_listing(url: str | None) -> bool:
+    """Whether a page URL has the shape of a blog's home, archive, tag or category page."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    return bool(LISTING_PATH.search(path) or HOME_PATH.match(parts.path))
+
+
+def _qualifies(view: BlockView, titles: list[_Title], least: int) -> bool:
+    if len({t.url for t in titles}) < least:
+        return False
+    mean_words = sum(view.blocks[t.block].n_words for t in titles) / len(titles)
+    return mean_words >= MIN_MEAN_TITLE_WORDS
+
+
+def _best_group(
+    view: BlockView, groups: dict[tuple[str, ...], list[_Title]], least: int
+) -> list[_Title]:
+    usable = [g for g in groups.values() if _qualifies(view, g, least)]
+    return max(usable, key=lambda g: (len(g), -g[0].block), default=[])
+
+
+def _ancestors(view: BlockView, subtree: int) -> list[int]:
+    """``subtree`` and its ancestors, innermost first."""
+    chain = []
+    while subtree >= 0:
+        chain.append(subtree)
+        subtree = view.subtrees[subtree].parent
+    return chain
+
+
+def _single_item(view: BlockView, member: int) -> int:
+    """The item of a lone teaser: its highest ancestor that still opens with the title."""
+    chain = _ancestors(view, view.blocks[member].subtree)
+    item = chain[0]
+    for parent in chain[1:]:
+        sub = view.subtrees[parent]
+        if sub.tag in ITEM_STOP_TAGS or member - sub.first_block > MAX_BLOCKS_BEFORE_TITLE:
+            break
+        item = parent
+    return item
+
+
+def _item_subtrees(view: BlockView, members: Sequence[int]) -> list[int]:
+    """Each teaser's item: the child of the members' common ancestor that holds it."""
+    if len(members) == 1:
+        return [_single_item(view, members[0])]
+    chains = [_ancestors(view, view.blocks[m].subtree) for m in members]
+    common = set(chains[0]).intersection(*chains[1:])
+    items = []
+    for chain in chains:
+        below = [s for s in chain if s not in common]
+        items.append(below[-1] if below else chain[0])
+    return items
+
+
+def _teaser(view: BlockView, title: _Title, item: int) -> Teaser:
+    sub = view.subtrees[item]
+    texts = [
+        b.text
+        for b in view.blocks[sub.first_block : sub.last_block + 1]
+        if b.index != title.block and b.link_share < TITLE_MIN_LINK_SHARE
+    ]
+    return Teaser(title=view.blocks[title.block].text, url=title.url, text="\n".join(texts))
+
+
+def _looks_like_posts(
+    view: BlockView, titles: list[_Title], items: list[int], kept_before: float
+) -> bool:
+    """Without a listing URL: the list opens the content, and most items carry more than
+    their title (a date, a teaser): a bare column of links is a menu or a sidebar."""
+    if kept_before > MAX_KEPT_WORDS_BEFORE_LIST:
+        return False
+    richer = sum(view.subtrees[item].last_block > view.subtrees[item].first_block for item in items)
+    return richer >= MIN_RICH_ITEM_SHARE * len(titles)
+
+
+def _mostly_inside(inside: np.ndarray, kept: np.ndarray, words: np.ndarray) -> bool:
+    kept_words = float((words * kept).sum())
+    outside = float((words * (kept & ~inside)).sum())
+    if outside <= MAX_INTRO_WORDS:
+        return True
+    return (kept_words - outside) / kept_words >= MIN_KEPT_SHARE_IN_ITEMS
+
+
+def _consistent_items(
+    view: BlockView, titles: list[_Title], items: list[int]
+) -> tuple[list[_Title], list[int]]:
+    """Keep the teasers whose items hold them alone, look alike (one tag and class, no
+    giant among them) and open with the title."""
+
+    def signature(item: int) -> tuple[str, str]:
+        element = view.subtrees[item].element
+        return str(element.tag), element.get("class") or ""
+
+    opening = [
+        (t, i)
+        for t, i in zip(titles, items, strict=True)
+        if t.block - view.subtrees[i].first_block <= MAX_BLOCKS_BEFORE_TITLE
+    ]
+    if not opening:
+        return [], []
+    counts: dict[tuple[str, str], int] = {}
+    for _, item in opening:
+        counts[signature(item)] = counts.get(signature(item), 0) + 1
+    common = max(counts, key=lambda k: counts[k])
+    kept = [(t, i) for t, i in opening if signature(i) == common]
+    median = float(np.median([view.subtrees[i].n_words for _, i in kept]))
+    kept = [(t, i) for t, i in kept if view.subtrees[i].n_words <= MAX_ITEM_TO_MEDIAN * median]
+    return [t for t, _ in kept], [i for _, i in kept]
+
+
+def _list_is_body(view: BlockView, items: list[int], body: int) -> bool:
+    """Whether the teaser items weigh as much as the best body subtree (or hold it).
+
+    On a listing page the body subtree model, trained on articles, often picks one teaser
+    or a header: what matters is that the list is not a minor part next to a real body.
+    """
+    if body < 0:
+        return True
+    best = view.subtrees[body]
+    item_words = sum(view.subtrees[i].n_words for i in items)
+    return item_words >= MIN_ITEMS_SHARE_OF_BODY * best.n_words
+
+
+@dataclass(frozen=True, slots=True)
+class PageFindings:
+    """What the learned stages found, as the listing check needs it."""
+
+    near_roles: np.ndarray  #: role masks of each subtree and its two ancestors
+    kept: np.ndarray  #: blocks the block classifier kept
+    words: np.ndarray  #: words per block
+    body_subtree: int  #: the best body subtree candidate (-1 when none)
+
+
+def find_listing(view: BlockView, findings: PageFindings, url: str | None) -> Listing | None:
+    """The listing structure of a page, or ``None`` when the page is not a listing."""
+    near_roles, kept, words = findings.near_roles, findings.kept, findings.words
+    least = MIN_TEASERS_WITH_URL_HINT if url_says_listing(url) else MIN_TEASERS
+    titles = _best_group(view, _title_groups(view, near_roles, url), least)
+    if not titles:
+        return None
+    titles, items = _consistent_items(view, titles, _item_subtrees(view, [t.block for t in titles]))
+    if len({t.url for t in titles}) < least:
+        return None
+    inside = np.zeros(len(view.blocks), dtype=bool)
+    for item in items:
+        sub = view.subtrees[item]
+        inside[sub.first_block : sub.last_block + 1] = True
+    if not _list_is_body(view, items, findings.body_subtree):
+        return None
+    if not _mostly_inside(inside, kept, words):
+        return None
+    first = int(np.argmax(inside))
+    kept_before = float((words[:first] * kept[:first]).sum())
+    if least > MIN_TEASERS_WITH_URL_HINT and not _looks_like_posts(
+        view, titles, items, kept_before
+    ):
+        return None
+    teasers = tuple(_teaser(view, t, item) for t, item in zip(titles, items, strict=True))
+    return Listing(teasers, inside)

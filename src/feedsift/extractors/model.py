@@ -1,0 +1,194 @@
+"""Trained models as plain arrays: prediction with numpy, storage in one ``.npz`` file.
+
+The page-level extractor ships its models inside the package. They are trained with
+scikit-learn (``feedsift train``) and exported to the records below, so extraction needs
+neither scikit-learn nor pickle: the file loads in milliseconds, cannot run code, and is
+readable by any later version of feedsift that knows its schema version.
+
+* :class:`TreeEnsemble`: gradient-boosted trees (``HistGradientBoosting*``), evaluated
+  level by level for all trees at once.
+* :class:`RbfSvm`: an RBF-kernel SVM with its standardisation and Platt scaling.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from feedsift.errors import ModelError
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ModelBundle",
+    "Predictor",
+    "RbfSvm",
+    "TreeEnsemble",
+    "load_bundle",
+    "save_bundle",
+]
+
+#: Version of the on-disk layout; a file with another version is refused with a clear error.
+SCHEMA_VERSION = 1
+
+
+class Predictor(Protocol):
+    """A fitted model: feature rows in, one score per row out."""
+
+    @property
+    def n_features(self) -> int: ...
+
+    def predict(self, x: np.ndarray) -> np.ndarray: ...
+
+
+def _sigmoid(raw: np.ndarray) -> np.ndarray:
+    """Logistic function without overflow warnings for large negative inputs."""
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(raw, -500.0, 500.0)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEnsemble:
+    """Additive ensemble of trees stored as *complete* binary trees of one depth.
+
+    Tree ``t`` tests ``x[feature[t, k]] <= threshold[t, k]`` at node ``k`` (children of
+    ``k`` are ``2k+1`` and ``2k+2``); shallower leaves were pushed down with always-true
+    tests, so every row takes exactly ``depth`` steps and all trees advance together with a
+    handful of numpy operations per level. ``link='logistic'`` turns the sum into a
+    probability.
+    """
+
+    feature: np.ndarray  #: (n_trees, 2**depth - 1) int
+    threshold: np.ndarray  #: (n_trees, 2**depth - 1) float
+    leaves: np.ndarray  #: (n_trees, 2**depth) float
+    baseline: float
+    depth: int
+    n_features: int
+    link: Literal["logistic", "identity"]
+
+    def decision(self, x: np.ndarray) -> np.ndarray:
+        """Sum of the leaf values reached by each row, plus the baseline."""
+        n_trees = len(self.leaves)
+        if not len(x) or not n_trees:
+            return np.full(len(x), self.baseline)
+        flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        row_base = (np.arange(len(x)) * x.shape[1])[:, None]
+        inner = self.feature.shape[1]
+        tree_base = np.arange(n_trees) * inner
+        features, thresholds = self.feature.ravel(), self.threshold.ravel()
+        node = np.zeros((len(x), n_trees), dtype=np.intp)
+        for _ in range(self.depth):
+            at = tree_base + node
+            right = flat_x[row_base + features[at]] > thresholds[at]
+            node = 2 * node + 1 + right
+        leaf = node - inner + np.arange(n_trees) * (inner + 1)
+        total: np.ndarray = self.leaves.ravel()[leaf].sum(axis=1) + self.baseline
+        return total
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        raw = self.decision(x)
+        if self.link == "logistic":
+            return _sigmoid(raw)
+        return raw
+
+
+@dataclass(frozen=True, slots=True)
+class RbfSvm:
+    """RBF-kernel SVM on standardised features, with Platt-scaled probabilities."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    support: np.ndarray
+    dual: np.ndarray
+    intercept: float
+    gamma: float
+    platt_a: float
+    platt_b: float
+    n_features: int
+
+    def decision(self, x: np.ndarray) -> np.ndarray:
+        z = (x - self.mean) / self.scale
+        sq = (z**2).sum(axis=1)[:, None] + (self.support**2).sum(axis=1)[None, :]
+        kernel = np.exp(-self.gamma * np.maximum(sq - 2 * z @ self.support.T, 0.0))
+        decision: np.ndarray = kernel @ self.dual + self.intercept
+        return decision
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return _sigmoid(-(self.platt_a * self.decision(x) + self.platt_b))
+
+
+_KINDS: dict[str, type[TreeEnsemble] | type[RbfSvm]] = {
+    "trees": TreeEnsemble,
+    "rbf-svm": RbfSvm,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ModelBundle:
+    """Named predictors plus a version string and free-form training facts."""
+
+    version: str
+    models: Mapping[str, TreeEnsemble | RbfSvm]
+    info: Mapping[str, Any]
+
+    def get(self, name: str) -> TreeEnsemble | RbfSvm:
+        try:
+            return self.models[name]
+        except KeyError:
+            raise ModelError(f"model bundle {self.version} has no '{name}' model") from None
+
+
+def _kind(model: TreeEnsemble | RbfSvm) -> str:
+    return "trees" if isinstance(model, TreeEnsemble) else "rbf-svm"
+
+
+def save_bundle(bundle: ModelBundle, path: Path) -> None:
+    """Write ``bundle`` as one compressed ``.npz`` (arrays) with a JSON header."""
+    arrays: dict[str, np.ndarray] = {}
+    header: dict[str, Any] = {"schema": SCHEMA_VERSION, "version": bundle.version,
+                              "info": dict(bundle.info), "models": {}}
+    for name, model in bundle.models.items():
+        scalars = {}
+        for spec in fields(model):
+            value = getattr(model, spec.name)
+            if isinstance(value, np.ndarray):
+                arrays[f"{name}.{spec.name}"] = value
+            else:
+                scalars[spec.name] = value
+        header["models"][name] = {"kind": _kind(model), "scalars": scalars}
+    arrays["__header__"] = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, **arrays)  # type: ignore[arg-type]
+
+
+def load_bundle(path: Path) -> ModelBundle:
+    """Read a bundle written by :func:`save_bundle`; :class:`ModelError` if unusable."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["__header__"]).decode("utf-8"))
+            arrays = {key: data[key] for key in data.files if key != "__header__"}
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot read model file {path}: {exc}") from exc
+    if header.get("schema") != SCHEMA_VERSION:
+        raise ModelError(
+            f"model file {path} has schema {header.get('schema')}, this feedsift reads "
+            f"schema {SCHEMA_VERSION}: run `feedsift train` to rebuild it"
+        )
+    models = {name: _rebuild(name, spec, arrays) for name, spec in header["models"].items()}
+    return ModelBundle(header["version"], models, header.get("info", {}))
+
+
+def _rebuild(name: str, spec: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
+    cls = _KINDS.get(spec["kind"])
+    if cls is None:
+        raise ModelError(f"unknown model kind {spec['kind']!r} for '{name}'")
+    values = dict(spec["scalars"])
+    for item in fields(cls):
+        key = f"{name}.{item.name}"
+        if key in arrays:
+            values[item.name] = arrays[key]
+    return cls(**values)

@@ -1,0 +1,61 @@
+"""The shared front half of page-level extraction: one page in, every signal out.
+
+Training and extraction both call :func:`analyse_page`, so the features a model is
+trained on are computed by exactly the code that computes them at extraction time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+
+from feedsift.extractors.ranges import SubtreeTable, subtree_table
+from feedsift.extractors.signals import PageSignals, page_signals
+from feedsift.extractors.titles import TitleCandidates, title_candidates
+from feedsift.parsing.layout import LayoutProvider, StaticLayout
+from feedsift.parsing.page import ParsedPage
+from feedsift.parsing.xpath import select_strings
+from feedsift.text.tokens import normalize_space
+
+__all__ = ["PageAnalysis", "analyse_page", "title_references"]
+
+_TITLE_FIELDS = etree.XPath(
+    "/html/head/title/text()"
+    " | //meta[@property='og:title' or @name='og:title' or @name='twitter:title'"
+    " or @property='twitter:title']/@content"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PageAnalysis:
+    """Signals, subtree table and title candidates of one parsed page."""
+
+    page: ParsedPage
+    signals: PageSignals
+    table: SubtreeTable
+    titles: TitleCandidates
+    subtree_tags: tuple[str, ...]
+
+
+def title_references(page: ParsedPage) -> list[str]:
+    """The page's declared title fields (``<title>``, OpenGraph and Twitter titles)."""
+    found = [normalize_space(v) for v in select_strings(_TITLE_FIELDS, page.root)]
+    return [v for v in dict.fromkeys(found) if v]
+
+
+def analyse_page(
+    page: ParsedPage,
+    references: Sequence[str] | None = None,
+    layout: LayoutProvider | None = None,
+) -> PageAnalysis:
+    """Compute everything the page-level models read."""
+    view = page.view
+    boxes = (layout or StaticLayout()).boxes(view)
+    signals = page_signals(view, boxes)
+    table = subtree_table(view, signals)
+    refs = title_references(page) if references is None else list(references)
+    titles = title_candidates(view, signals, refs, page.url)
+    tags = tuple(s.tag for s in view.subtrees)
+    return PageAnalysis(page, signals, table, titles, tags)

@@ -1,0 +1,79 @@
+"""The three learned stages of page-level extraction, on top of a page's signals.
+
+1. **Title block**: the best title candidate above :data:`TITLE_MIN_SCORE`.
+2. **Body subtree**: every candidate subtree gets a predicted body F1; the best one marks
+   the body region.
+3. **Blocks**: each text block gets a content probability from its own features and the
+   two findings above.
+
+The functions read only numpy signals, so training (on cached examples) and extraction run
+the very same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from feedsift.extractors.features import BlockContext, block_features
+from feedsift.extractors.model import Predictor
+from feedsift.extractors.ranges import SubtreeTable
+from feedsift.extractors.signals import PageSignals
+from feedsift.extractors.subtrees import subtree_candidates
+from feedsift.extractors.titles import TitleCandidates
+
+__all__ = [
+    "TITLE_MIN_SCORE",
+    "TitleChoice",
+    "block_scores",
+    "choose_title",
+    "score_subtrees",
+]
+
+#: A title candidate is accepted as the title block from this score on.
+TITLE_MIN_SCORE = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class TitleChoice:
+    """The chosen title block (-1 for none) and its score."""
+
+    block: int
+    score: float
+
+
+def choose_title(titles: TitleCandidates, model: Predictor) -> TitleChoice:
+    """Pick the title block among the candidates."""
+    if not len(titles.index):
+        return TitleChoice(-1, 0.0)
+    scores = model.predict(titles.features)
+    best = int(np.argmax(scores))
+    if scores[best] < TITLE_MIN_SCORE:
+        return TitleChoice(-1, float(scores[best]))
+    return TitleChoice(int(titles.index[best]), float(scores[best]))
+
+
+def score_subtrees(
+    signals: PageSignals, table: SubtreeTable, tags: Sequence[str], title: int,
+    model: Predictor,
+) -> BlockContext:  # fmt: skip
+    """Predicted body F1 of every candidate subtree, as the context of the block stage."""
+    candidates = subtree_candidates(table, signals, list(tags), title)
+    scores = np.zeros(len(table.words))
+    if not len(candidates.index):
+        return BlockContext(title, scores, -1)
+    predicted = model.predict(candidates.features)
+    scores[candidates.index] = predicted
+    best = int(candidates.index[int(np.argmax(predicted))])
+    return BlockContext(title, scores, best)
+
+
+def block_scores(
+    signals: PageSignals, table: SubtreeTable, context: BlockContext, model: Predictor
+) -> np.ndarray:
+    """Content probability of every block."""
+    if signals.n == 0:
+        return np.zeros(0)
+    return model.predict(block_features(signals, table, context))

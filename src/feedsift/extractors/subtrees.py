@@ -1,0 +1,119 @@
+"""Body subtree candidates (template-independent paper, sections III.C and IV.B).
+
+Every subtree holding a sizeable share of the page's words is a candidate for the *body
+subtree*, the lowest subtree that holds the post. Its features are the paper's content
+features (BodyLen, MarksNum, EndWith) and its spatial ones estimated from the static layout
+(vertical position, width), relative to the title block found earlier (RelV), plus
+link density, prose share and role masks. A model scores each candidate with the F1 its
+blocks would reach as the whole body; the best-scoring candidate marks the body region.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from feedsift.extractors.ranges import SubtreeTable
+from feedsift.extractors.roles import role_bits
+from feedsift.extractors.signals import PageSignals
+
+__all__ = [
+    "MIN_CANDIDATE_SHARE",
+    "SubtreeCandidates",
+    "candidate_f1",
+    "subtree_candidates",
+]
+
+#: A subtree is a body candidate when it holds at least this share of the page's words ...
+MIN_CANDIDATE_SHARE = 0.02
+#: ... and at least this many words.
+MIN_CANDIDATE_WORDS = 5
+#: Candidate tag groups with a column of their own.
+CANDIDATE_TAGS: tuple[tuple[str, ...], ...] = (
+    ("div",), ("article", "main"), ("section",), ("td", "tr", "tbody", "table"), ("body",),
+    ("ul", "ol", "dl"), ("p",),
+)  # fmt: skip
+_CANDIDATE_TAG = {tag: i for i, group in enumerate(CANDIDATE_TAGS) for tag in group}
+
+
+@dataclass(frozen=True, slots=True)
+class SubtreeCandidates:
+    """Indices of the candidate subtrees and their feature rows."""
+
+    index: np.ndarray
+    features: np.ndarray
+
+
+def _safe_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.divide(a, b, out=np.zeros_like(a, dtype=np.float64), where=b > 0)
+    return out
+
+
+def _largest_child_share(table: SubtreeTable) -> np.ndarray:
+    largest = np.zeros(len(table.words))
+    for child in range(len(table.words)):
+        parent = table.parent[child]
+        if parent >= 0 and table.words[child] > largest[parent]:
+            largest[parent] = table.words[child]
+    return _safe_div(largest, table.words)
+
+
+def _title_relation(table: SubtreeTable, idx: np.ndarray, title: int, n: int) -> np.ndarray:
+    first, last = table.first[idx], table.last[idx]
+    if title < 0:
+        return np.zeros((len(idx), 4))
+    contains = (first <= title) & (title <= last)
+    return np.column_stack([
+        np.ones(len(idx)),
+        contains,
+        (first - title) / max(1, n),
+        (title < first) & (first - title <= 3),
+    ])
+
+
+def subtree_candidates(
+    table: SubtreeTable, signals: PageSignals, tags: list[str], title: int
+) -> SubtreeCandidates:
+    """Candidate subtrees of a page and their feature matrix."""
+    total = max(1.0, float(signals.words.sum()))
+    keep = (table.words >= MIN_CANDIDATE_WORDS) & (table.words >= MIN_CANDIDATE_SHARE * total)
+    idx = np.flatnonzero(keep)
+    words = table.words[idx]
+    n = max(1, signals.n)
+    sums = {name: table.range_sum(i)[idx] for i, name in enumerate(
+        ("p", "li", "td", "headings", "stop", "prose", "markers", "sentence"))}
+    blocks = table.n_blocks[idx]
+    tag_onehot = np.zeros((len(idx), len(CANDIDATE_TAGS) + 1))
+    tag_onehot[np.arange(len(idx)), [_CANDIDATE_TAG.get(tags[i], len(CANDIDATE_TAGS))
+                                     for i in idx]] = 1
+    y = signals.layout[table.first[idx], 2] if signals.n else np.zeros(len(idx))
+    width = signals.layout[table.first[idx], 3] if signals.n else np.zeros(len(idx))
+    columns = [
+        np.log1p(words), words / total, _safe_div(table.link_words[idx], words),
+        _safe_div(table.punct[idx], words), np.log1p(blocks), _safe_div(words, blocks),
+        _safe_div(sums["p"], words), _safe_div(sums["li"], words), _safe_div(sums["td"], words),
+        np.log1p(sums["headings"]), _safe_div(sums["stop"], words),
+        _safe_div(sums["prose"], blocks), np.log1p(sums["prose"]), np.log1p(sums["markers"]),
+        _safe_div(sums["sentence"], blocks), table.depth[idx],
+        table.first[idx] / n, table.last[idx] / n, np.minimum(y, 20.0), width,
+        _largest_child_share(table)[idx],
+    ]
+    features = np.column_stack([
+        *columns,
+        tag_onehot,
+        role_bits(signals.roles.own[idx]),
+        role_bits(signals.roles.inherited[idx]),
+        _title_relation(table, idx, title, n),
+    ]) if len(idx) else np.zeros((0, 0))
+    return SubtreeCandidates(idx, features)
+
+
+def candidate_f1(table: SubtreeTable, idx: np.ndarray, content_words: np.ndarray) -> np.ndarray:
+    """Training target: F1 (by words) of taking each candidate's blocks as the body."""
+    prefix = np.concatenate([[0.0], np.cumsum(content_words)])
+    inside = prefix[table.last[idx] + 1] - prefix[table.first[idx]]
+    total = prefix[-1]
+    precision = _safe_div(inside, table.words[idx])
+    recall = inside / total if total > 0 else np.zeros(len(idx))
+    return _safe_div(2 * precision * recall, precision + recall)

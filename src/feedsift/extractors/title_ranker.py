@@ -1,0 +1,157 @@
+"""The title string: a learned choice among every title-like string of the page.
+
+The title block (title-finding paper) is one candidate; the metadata stage supplies the
+others: JSON-LD headline, OpenGraph and Twitter titles, ``<h1>`` texts, the ``<title>``
+and its parts around site separators. Candidates with the same text are merged; each gets
+features saying where it was found, how many sources agree on it, whether it is the title
+block, how it relates to the ``<title>`` and the site name. A classifier scores them and
+the best one is the title.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from feedsift.extractors.model import Predictor
+from feedsift.extractors.titles import token_f1
+from feedsift.metadata import PageMetadata
+from feedsift.text.tokens import normalize_space, tokenize_lower
+
+__all__ = ["TitleOption", "choose_title_text", "option_features", "title_options"]
+
+#: Where a title string can come from; one indicator column each.
+ORIGINS = (
+    "json-ld/headline", "json-ld/name", "opengraph/og:title", "meta/twitter:title",
+    "meta/dc.title", "meta/dcterms.title", "meta/title", "meta/other", "dom/h1",
+    "dom/itemprop:headline", "dom/other", "title-tag/title", "block",
+)  # fmt: skip
+#: Separators that join a story title to a site or section name.
+SEPARATOR = re.compile(r"\s(?:\||-|–|—|::|»|·|/)\s|:\s")
+_PART = re.compile(r"-part:(\d+)$")
+#: Longest title in words the ranker considers (longer strings are descriptions).
+MAX_WORDS = 60
+#: Host labels that say nothing about the site (``www.golem.de`` is "golem").
+GENERIC_HOST_LABELS = frozenset({"www", "m", "amp", "mobile", "co", "com", "org", "net"})
+
+
+@dataclass(frozen=True, slots=True)
+class TitleOption:
+    """One distinct title string with everything the ranker reads about it."""
+
+    text: str
+    origins: frozenset[str]
+    parts: tuple[int, ...]  #: part indices when it is a piece of a longer string
+    rank: int  #: position of its first sighting in the metadata stage's priority order
+    first: str  #: ``source/detail`` of its first sighting (``block/`` for the title block)
+
+
+def _origin(source: str, detail: str) -> str:
+    base = _PART.sub("", detail).removesuffix("-after-kicker")
+    key = f"{source}/{base}"
+    if key in ORIGINS:
+        return key
+    return f"{source}/other" if f"{source}/other" in ORIGINS else "dom/other"
+
+
+def title_options(meta: PageMetadata, block_title: str | None) -> list[TitleOption]:
+    """Distinct title strings of a page, in the metadata stage's priority order."""
+    merged: dict[str, tuple[set[str], list[int], int, str]] = {}
+    sightings: list[tuple[str, str, str]] = [
+        (c.text, c.source, c.detail) for c in meta.title_candidates
+    ]
+    if block_title:
+        sightings.append((normalize_space(block_title), "block", ""))
+    for rank, (text, source, detail) in enumerate(sightings):
+        if not text or len(text.split()) > MAX_WORDS:
+            continue
+        origins, parts, _, _ = merged.setdefault(text, (set(), [], rank, f"{source}/{detail}"))
+        origins.add("block" if source == "block" else _origin(source, detail))
+        match = _PART.search(detail)
+        if match or "kicker" in detail:
+            parts.append(int(match.group(1)) if match else 1)
+    return [TitleOption(t, frozenset(o), tuple(p), r, f) for t, (o, p, r, f) in merged.items()]
+
+
+def _title_tag(meta: PageMetadata) -> str:
+    return next((c.text for c in meta.title_candidates if c.source == "title-tag"), "")
+
+
+@dataclass(frozen=True, slots=True)
+class _PageTitles:
+    """What every option of a page is compared with."""
+
+    tag: str  #: the ``<title>``, case-folded
+    tag_tokens: list[str]
+    site: str  #: the site name, case-folded ("" when unknown)
+    host: str  #: the distinctive label of the page's host ("golem" for www.golem.de)
+    texts: tuple[str, ...]  #: every option's text, case-folded
+    block_score: float
+
+
+def _host_label(url: str | None) -> str:
+    try:
+        host = urlsplit(url or "").netloc.lower().split(":")[0]
+    except ValueError:
+        return ""
+    labels = [x for x in host.split(".") if x not in GENERIC_HOST_LABELS]
+    return labels[-2] if len(labels) >= 2 else (labels[0] if labels else "")
+
+
+def _ends_with_site(folded: str, page: _PageTitles) -> bool:
+    """Whether the string ends with a separator and the site's name or host."""
+    parts = SEPARATOR.split(folded)
+    if len(parts) < 2:
+        return False
+    tail = parts[-1].replace(" ", "")
+    return bool((page.site and page.site.replace(" ", "") in tail)
+                or (page.host and page.host in tail))  # fmt: skip
+
+
+def _row(option: TitleOption, page: _PageTitles) -> list[float]:
+    words = tokenize_lower(option.text)
+    folded, tag_folded, site = option.text.casefold(), page.tag, page.site
+    longer = [t for t in page.texts if t != folded and t.startswith(folded)]
+    shorter = [t for t in page.texts if t != folded and folded.startswith(t)]
+    return [
+        float(_ends_with_site(folded, page)), float(bool(longer)), float(bool(shorter)),
+        *(float(origin in option.origins) for origin in ORIGINS),
+        float(len(option.origins)), float(bool(option.parts)),
+        float(min(option.parts, default=-1)), float(option.rank),
+        page.block_score if "block" in option.origins else 0.0,
+        np.log1p(len(words)), float(bool(SEPARATOR.search(option.text))),
+        token_f1(words, page.tag_tokens) if tag_folded else 0.0,
+        float(bool(tag_folded) and tag_folded.startswith(folded)),
+        float(bool(tag_folded) and tag_folded.endswith(folded)),
+        float(bool(site) and site in folded), float(folded == site),
+    ]
+
+
+def option_features(
+    options: Sequence[TitleOption], meta: PageMetadata, block_score: float, url: str | None
+) -> np.ndarray:
+    """One feature row per option."""
+    tag = _title_tag(meta).casefold()
+    page = _PageTitles(
+        tag=tag, tag_tokens=tokenize_lower(tag), site=(meta.site_name or "").casefold(),
+        host=_host_label(url), texts=tuple(o.text.casefold() for o in options),
+        block_score=block_score,
+    )  # fmt: skip
+    rows = [_row(option, page) for option in options]
+    return np.array(rows, dtype=np.float64).reshape(len(options), -1)
+
+
+def choose_title_text(
+    meta: PageMetadata, block_title: str | None, block_score: float, model: Predictor,
+    url: str | None = None,
+) -> TitleOption | None:  # fmt: skip
+    """The best-scoring title option, or ``None`` when the page offers none."""
+    options = title_options(meta, block_title)
+    if not options:
+        return None
+    scores = model.predict(option_features(options, meta, block_score, url))
+    return options[int(np.argmax(scores))]

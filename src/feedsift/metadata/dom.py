@@ -1,0 +1,157 @@
+"""Clues from the document itself: ``<title>``, ``<h1>``, ``<html lang>``, ``<time>``,
+``rel=author`` / ``rel=tag`` anchors, and bylines found by their class or id.
+
+The byline search walks the body once more, so ``read_metadata`` runs it only when no
+structured source named an author.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from lxml import etree
+
+from feedsift.metadata.record import Clue
+from feedsift.metadata.scan import MarkupIndex, elements, text_of
+
+__all__ = [
+    "BYLINE_MARKS",
+    "MAX_H1",
+    "NAME_MARKS",
+    "byline_clues",
+    "document_clues",
+    "time_clues",
+]
+
+#: The first few ``<h1>`` are title candidates; later ones are teasers and widgets.
+MAX_H1 = 3
+
+#: ``<time>`` class/id words that mark a publication or an update date.
+PUBLISHED_TIME_WORDS = ("publish", "posted", "created", "pubdate", "date-pub")
+UPDATED_TIME_WORDS = ("update", "modif", "edited")
+
+#: hCard names (``.vcard .fn``): the last resort.
+_VCARD_NAMES = etree.XPath(".//*[contains(concat(' ', @class, ' '), ' vcard ')]//*[@class='fn']")
+
+#: Class/id words naming the author's name itself: tier 1, the most specific.
+NAME_MARKS = (
+    "author-name", "authorname", "author__name", "author_name", "byline__name",
+    "byline-name", "byline__author", "byline-author", "author-link", "author__link",
+)  # fmt: skip
+#: Class/id words of a byline or author box (tier 2; a name child inside is preferred).
+BYLINE_MARKS = ("byline", "author", "writer", "autor")
+#: Any of the byline words (a Python scan of class/id beats XPath ``contains`` here).
+_BYLINE_WORD = re.compile("|".join(BYLINE_MARKS))
+
+#: Class/id words of author-ish boxes that are not a byline (bios, avatars, comment authors).
+NOT_BYLINE_WORDS = ("comment", "bio", "avatar", "image", "img", "photo", "description", "about")
+
+#: Bylines longer than this are author boxes or paragraphs, not a byline.
+MAX_BYLINE_CHARS = 120
+
+#: Children of a byline box holding the name itself.
+_NAME_CHILD = etree.XPath(
+    ".//*[@rel='author' or @itemprop='name' or contains(@class, 'name') or contains(@class, 'fn')]"
+)
+
+
+def document_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
+    """Title, headings, language, ``rel=author`` and ``rel=tag`` from the document."""
+    clues = []
+    if index.title is not None:
+        text = text_of(index.title)
+        if text:
+            clues.append(Clue("title", text, "title-tag", "title"))
+    for h1 in index.h1s[:MAX_H1]:
+        text = text_of(h1)
+        if text:
+            clues.append(Clue("title", text, "dom", "h1"))
+    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    if lang:
+        clues.append(Clue("language", lang, "dom", "html[lang]"))
+    clues.extend(_anchor_clues(index))
+    return clues
+
+
+def _anchor_clues(index: MarkupIndex) -> Iterator[Clue]:
+    for anchor in index.author_links:
+        text = text_of(anchor)
+        if text:
+            yield Clue("authors", text, "dom", "a[rel=author]")
+    for anchor in index.tag_links:
+        text = text_of(anchor)
+        if text:
+            yield Clue("tags", text, "dom", "a[rel=tag]")
+
+
+def time_clues(index: MarkupIndex) -> list[Clue]:
+    """``<time datetime>`` values: marked publication times first, then the first time."""
+    marked: list[Clue] = []
+    plain: list[Clue] = []
+    for time in index.times:
+        value = (time.get("datetime") or time.get("pubdate") or "").strip()
+        if not value:
+            continue
+        parent = time.getparent()
+        parent_class = parent.get("class", "") if parent is not None else ""
+        words = f"{time.get('class', '')} {time.get('id', '')} {parent_class}".lower()
+        if time.get("pubdate") is not None or any(w in words for w in PUBLISHED_TIME_WORDS):
+            marked.append(Clue("published", value, "dom", "time[pubdate]"))
+        elif any(w in words for w in UPDATED_TIME_WORDS):
+            marked.append(Clue("updated", value, "dom", "time[updated]"))
+        else:
+            plain.append(Clue("published", value, "dom", "time"))
+    return marked + plain[:1]
+
+
+def byline_clues(body: etree._Element, accept: Callable[[str], bool]) -> list[Clue]:
+    """Author names from the first accepted byline of the most specific tier that has one.
+
+    Tier 1 marks the name itself, tier 2 a byline box, tier 3 an hCard name. Other bylines
+    of the winning tier that share the first one's parent or grandparent (several authors
+    in one byline) are kept too; bylines elsewhere belong to other articles.
+    """
+    for number, found in enumerate(_byline_tiers(body), 1):
+        names = _first_byline(found, accept)
+        if names:
+            return [Clue("authors", name, "dom", f"byline:{number}") for name in names]
+    return []
+
+
+def _first_byline(found: list[etree._Element], accept: Callable[[str], bool]) -> list[str]:
+    """Texts of the first accepted byline and of the later ones beside it."""
+    for number, element in enumerate(found):
+        text = _byline_text(element)
+        if text and accept(text):
+            homes = _homes(element)
+            beside = (e for e in found[number + 1 :] if _homes(e) & homes)
+            return [text, *(t for e in beside if (t := _byline_text(e)) and accept(t))]
+    return []
+
+
+def _byline_tiers(body: etree._Element) -> Iterator[list[etree._Element]]:
+    """Elements marked as a name, then as a byline box (one walk), then hCard names."""
+    names: list[etree._Element] = []
+    boxes: list[etree._Element] = []
+    for element in body.iter():
+        marks = f" {element.get('class') or ''} {element.get('id') or ''} ".lower()
+        if _BYLINE_WORD.search(marks) is None or any(w in marks for w in NOT_BYLINE_WORDS):
+            continue
+        is_name = " author " in marks or any(word in marks for word in NAME_MARKS)
+        (names if is_name else boxes).append(element)
+    yield names
+    yield boxes
+    yield elements(_VCARD_NAMES, body)
+
+
+def _homes(element: etree._Element) -> set[etree._Element]:
+    parent = element.getparent()
+    grandparent = parent.getparent() if parent is not None else None
+    return {e for e in (parent, grandparent) if e is not None}
+
+
+def _byline_text(element: etree._Element) -> str | None:
+    names = [n for n in elements(_NAME_CHILD, element) if n is not element]
+    text = text_of(names[0] if names else element)
+    return text if 0 < len(text) <= MAX_BYLINE_CHARS else None

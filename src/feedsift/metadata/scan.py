@@ -1,0 +1,91 @@
+"""One quick walk over the document for every element metadata lives in.
+
+``<meta>``, ``<link>``, ``<base>``, ``<title>``, ``<h1>``, ``<time>`` and ``rel=author`` /
+``rel=tag`` anchors are gathered by one ``iter`` over those tags (the walk runs in C) and
+each kind goes to its bucket, in document order, so no reader walks the tree again.
+Microdata (``itemprop`` on any element) needs a second walk, so it has its own function,
+called only when the cheaper sources leave a field empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from feedsift.parsing.xpath import select_elements
+from feedsift.text.tokens import normalize_space
+
+__all__ = ["MarkupIndex", "elements", "microdata_elements", "scan_markup", "text_of"]
+
+#: Tags the metadata readers look at, found by one walk of the tree in C (``iter``).
+SCANNED_TAGS = ("meta", "link", "base", "title", "h1", "time", "a")
+#: Microdata elements: an attribute test is cheapest from the attribute axis.
+_ITEMPROP = etree.XPath("//@itemprop/..")
+
+#: Anchors' ``rel`` tokens that mark the linked text as an author name or a tag.
+REL_AUTHOR = "author"
+REL_TAGS = frozenset({"tag", "category"})
+
+
+@dataclass(frozen=True, slots=True)
+class MarkupIndex:
+    """The metadata-bearing elements of one document, each bucket in document order."""
+
+    metas: tuple[etree._Element, ...]
+    links: tuple[etree._Element, ...]
+    base_href: str | None
+    title: etree._Element | None  #: the first ``<title>``
+    h1s: tuple[etree._Element, ...]
+    times: tuple[etree._Element, ...]
+    author_links: tuple[etree._Element, ...]  #: ``<a rel=author>``
+    tag_links: tuple[etree._Element, ...]  #: ``<a rel=tag>`` and ``<a rel=category>``
+
+
+def scan_markup(root: etree._Element) -> MarkupIndex:
+    """Find and bucket the metadata-bearing elements of ``root``."""
+    buckets: dict[str, list[etree._Element]] = {
+        "meta": [], "link": [], "base": [], "title": [], "h1": [], "time": [],
+        "author": [], "tag": [],
+    }  # fmt: skip
+    for element in root.iter(*SCANNED_TAGS):
+        tag = str(element.tag)
+        if tag == "a":
+            _bucket_anchor(element, buckets)
+        else:
+            buckets[tag].append(element)
+    base = buckets["base"][0].get("href") if buckets["base"] else None
+    return MarkupIndex(
+        metas=tuple(buckets["meta"]),
+        links=tuple(buckets["link"]),
+        base_href=base.strip() if base else None,
+        title=buckets["title"][0] if buckets["title"] else None,
+        h1s=tuple(buckets["h1"]),
+        times=tuple(buckets["time"]),
+        author_links=tuple(buckets["author"]),
+        tag_links=tuple(buckets["tag"]),
+    )
+
+
+def _bucket_anchor(element: etree._Element, buckets: dict[str, list[etree._Element]]) -> None:
+    value = element.get("rel")
+    if not value:
+        return
+    rel = value.lower().split()
+    if REL_AUTHOR in rel:
+        buckets["author"].append(element)
+    elif REL_TAGS.intersection(rel):
+        buckets["tag"].append(element)
+
+
+def microdata_elements(root: etree._Element) -> list[etree._Element]:
+    """Elements other than ``<meta>`` that carry an ``itemprop`` (``<meta>`` are scanned)."""
+    return [e for e in elements(_ITEMPROP, root) if e.tag != "meta"]
+
+
+elements = select_elements
+
+
+def text_of(element: etree._Element) -> str:
+    """The element's whole text, whitespace-normalised."""
+    return normalize_space("".join(str(t) for t in element.itertext()))

@@ -1,0 +1,81 @@
+"""Training examples: one gold page turned into labelled feature inputs.
+
+The lxml tree is dropped once the signals are computed, so thousands of examples fit in
+memory and travel between worker processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from feedsift.evaluation.datasets import GoldPage, read_page_html
+from feedsift.extractors.pipeline import analyse_page
+from feedsift.extractors.ranges import SubtreeTable
+from feedsift.extractors.signals import PageSignals
+from feedsift.extractors.titles import title_match
+from feedsift.metadata import PageMetadata, read_metadata
+from feedsift.parsing.page import parse_page
+from feedsift.training.align import CONTENT_SHARE, align_blocks, label_from_snippets
+
+__all__ = ["PageExample", "build_example"]
+
+#: Label value of blocks whose status the gold does not tell (snippet gold).
+UNKNOWN = -1
+
+
+@dataclass(frozen=True, slots=True)
+class PageExample:
+    """Everything training needs from one gold page (numpy and strings only)."""
+
+    dataset: str
+    page_id: str
+    url: str | None
+    signals: PageSignals
+    table: SubtreeTable
+    subtree_tags: tuple[str, ...]
+    title_index: np.ndarray
+    title_features: np.ndarray
+    title_labels: np.ndarray  #: per title candidate: match with the gold title (0..1), or empty
+    labels: np.ndarray  #: per block: 1 content, 0 boilerplate, -1 unknown
+    block_texts: tuple[str, ...]
+    gold_text: str | None
+    gold_title: str | None
+    meta: PageMetadata
+
+
+def _labels(texts: list[str], gold: GoldPage) -> np.ndarray:
+    if gold.text:
+        shares = align_blocks(texts, gold.text).shares
+        return np.array([s >= CONTENT_SHARE for s in shares], dtype=np.int64)
+    found = label_from_snippets(texts, gold.with_snippets, gold.without_snippets)
+    return np.array([UNKNOWN if f is None else int(f) for f in found], dtype=np.int64)
+
+
+def build_example(gold: GoldPage) -> PageExample:
+    """Parse, analyse and label one gold page."""
+    page = parse_page(read_page_html(gold.path), gold.url)
+    analysis = analyse_page(page)
+    texts = [b.text for b in page.view.blocks]
+    cand = analysis.titles
+    if gold.title:
+        title_labels = np.array([title_match(texts[i], gold.title) for i in cand.index])
+    else:
+        title_labels = np.zeros(0)
+    return PageExample(
+        dataset=gold.dataset,
+        page_id=gold.id,
+        url=gold.url,
+        signals=analysis.signals,
+        table=analysis.table,
+        subtree_tags=analysis.subtree_tags,
+        title_index=cand.index,
+        title_features=cand.features,
+        title_labels=title_labels,
+        labels=_labels(texts, gold),
+        block_texts=tuple(texts),
+        gold_text=gold.text,
+        gold_title=gold.title,
+        meta=read_metadata(page),
+    )
