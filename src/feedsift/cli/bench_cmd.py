@@ -1,0 +1,230 @@
+"""``feedsift bench``: measure feedsift against its peers on gold datasets.
+
+The CLI's main module calls :func:`register` to add the subcommand; :func:`run` returns
+the exit status (0 done, 1 data missing or malformed, 2 bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from feedsift.errors import DatasetError
+from feedsift.evaluation.bench import BenchOptions, run_bench
+from feedsift.evaluation.datasets import DEFAULT_BENCH_DIR
+from feedsift.evaluation.listings import (
+    DEFAULT_SITES_DIR,
+    ListingsOptions,
+    listings_json,
+    render_listings,
+    run_listings,
+)
+from feedsift.evaluation.peers import all_peers
+from feedsift.evaluation.report import render_table, summarize, write_report
+
+__all__ = ["register", "run"]
+
+#: Where reports go when no path is given (git-ignored).
+RESULTS_DIR = Path("bench-results")
+EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
+
+DESCRIPTION = f"""\
+Run feedsift and its peers side by side on gold datasets and score them.
+
+Each dataset folder holds pages/<id>.html.gz (or <id>.html), gold.jsonl (with a
+`split` field) and README.txt; DATASETS_DIR is one such folder or a folder of them
+(default: {DEFAULT_BENCH_DIR}, the shared benchmark data next to the project).
+
+Per dataset and pooled, on the chosen split: main-text precision/recall/F1 by word
+LCS and by 4-gram shingles, trafilatura's snippet scores where gold has with/without
+snippets, title/author/date accuracy where gold has them, and docs/s and MB/s with the
+speed ratio against trafilatura. The peers (trafilatura, readability-lxml, jusText,
+boilerpy3, resiliparse, goose3; htmldate for dates) run in the same process on the same
+pages when installed: pip install 'feedsift[compare]'.
+
+Writes a table on the terminal and JSON + Markdown reports (default: {RESULTS_DIR}/).
+
+With --listings, checks instead whether feedsift reports the home, archive, tag and
+category pages of real blogs as listings, and their posts and about/404 pages not
+(default sites folder: {DEFAULT_SITES_DIR})."""
+
+EXAMPLES = """\
+examples:
+  feedsift bench                                   all datasets, test split, all peers
+  feedsift bench --datasets dragnet,fundus --peers feedsift,trafilatura
+  feedsift bench --limit 20 --quiet                a quick look: 20 pages per dataset
+  feedsift bench path/to/datasets --split all --json out.json --markdown out.md
+  feedsift bench --listings                        listing detection on the shared blogs
+  feedsift bench --listings path/to/sites --json listings.json"""
+
+
+def _names(value: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in value.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("expected NAME[,NAME...]")
+    return names
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {value!r}")
+    return number
+
+
+def _add_selection_arguments(parser: argparse.ArgumentParser) -> None:
+    peers = ", ".join(p.name for p in all_peers())
+    add = parser.add_argument
+    add(
+        "folder",
+        nargs="?",
+        type=Path,
+        metavar="DATASETS_DIR",
+        help=f"datasets folder (default: {DEFAULT_BENCH_DIR})",
+    )
+    add(
+        "--split",
+        choices=("test", "train", "all"),
+        default="test",
+        help="gold split to report on (default: test)",
+    )
+    add(
+        "--datasets",
+        type=_names,
+        default=(),
+        metavar="NAME,...",
+        help="only these datasets (folder names; default: all)",
+    )
+    add(
+        "--peers",
+        type=_names,
+        default=(),
+        metavar="NAME,...",
+        help=f"only these peers (default: all installed of {peers})",
+    )
+    add("--limit", type=_positive, metavar="N", help="at most N pages per dataset (or site)")
+
+
+def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    add = parser.add_argument
+    add("--json", type=Path, metavar="PATH", help="write the JSON report here")
+    add("--markdown", type=Path, metavar="PATH", help="write the Markdown report here")
+    add(
+        "--listings",
+        nargs="?",
+        const=str(DEFAULT_SITES_DIR),
+        metavar="SITES_DIR",
+        help=f"check listing detection on blog sites (default: {DEFAULT_SITES_DIR})",
+    )
+    add("--quiet", action="store_true", help="no progress bar and no notes on stderr")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``bench`` subcommand; its ``func`` default is :func:`run`."""
+    parser = subparsers.add_parser(
+        "bench",
+        help="benchmark feedsift against trafilatura and other peers on gold datasets",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_selection_arguments(parser)
+    _add_output_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"feedsift bench: {message}", file=sys.stderr)
+    return status
+
+
+def _note(args: argparse.Namespace, message: str) -> None:
+    if not args.quiet:
+        print(message, file=sys.stderr)
+
+
+def _missing_default(kind: str, path: Path, usage: str) -> str:
+    return (
+        f"the shared {kind} data is not there ({path} from {Path.cwd()}); "
+        f"run from the project folder next to ../shared, or pass a folder: {usage}"
+    )
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command line that reproduces this run, for the reports."""
+    words = ["feedsift", "bench"]
+    if args.folder is not None:
+        words.append(str(args.folder))
+    if args.split != "test":
+        words += ["--split", args.split]
+    for option in ("datasets", "peers"):
+        if getattr(args, option):
+            words += [f"--{option}", ",".join(getattr(args, option))]
+    if args.limit:
+        words += ["--limit", str(args.limit)]
+    return shlex.join(words)
+
+
+def _report_paths(args: argparse.Namespace) -> tuple[Path, Path]:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    default = RESULTS_DIR / f"bench-{stamp}"
+    return args.json or default.with_suffix(".json"), args.markdown or default.with_suffix(".md")
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    root = args.folder if args.folder is not None else DEFAULT_BENCH_DIR
+    if args.folder is None and not root.is_dir():
+        return _fail(_missing_default("benchmark", root, "feedsift bench DATASETS_DIR"), EXIT_DATA)
+    options = BenchOptions(args.split, args.datasets, args.peers, args.limit, not args.quiet)
+    try:
+        report = summarize(run_bench(root, options))
+    except DatasetError as exc:
+        return _fail(str(exc), EXIT_DATA)
+    except ValueError as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    if report.run.missing_peers:
+        _note(args, f"not installed: {', '.join(report.run.missing_peers)}")
+    print(render_table(report), end="")
+    json_path, markdown_path = _report_paths(args)
+    write_report(report, json_path, markdown_path, _command(args))
+    _note(args, f"wrote {json_path} and {markdown_path}")
+    return EXIT_OK
+
+
+def _run_listings(args: argparse.Namespace) -> int:
+    if args.folder is not None:
+        return _fail("give the sites folder after --listings, not as DATASETS_DIR", EXIT_USAGE)
+    if args.markdown or args.peers or args.datasets or args.split != "test":
+        return _fail("--listings takes only --limit, --json and --quiet", EXIT_USAGE)
+    root = Path(args.listings)
+    if root == DEFAULT_SITES_DIR and not root.is_dir():
+        usage = "feedsift bench --listings SITES_DIR"
+        return _fail(_missing_default("blog sites", root, usage), EXIT_DATA)
+    try:
+        result = run_listings(root, ListingsOptions(args.limit, progress=not args.quiet))
+    except DatasetError as exc:
+        return _fail(str(exc), EXIT_DATA)
+    print(render_listings(result), end="")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(_json_text(listings_json(result)), encoding="utf-8")
+        _note(args, f"wrote {args.json}")
+    return EXIT_OK
+
+
+def _json_text(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``feedsift bench`` with parsed arguments; returns the exit status."""
+    if args.listings is not None:
+        return _run_listings(args)
+    return _run_bench(args)

@@ -1,0 +1,59 @@
+"""An :class:`~feedsift.records.Article` as plain JSON-safe data.
+
+Every field of the record is kept (new fields appear without changes here): nested records
+become objects, tuples lists, enums their value, datetimes ISO 8601 strings, non-finite
+floats ``null``. The body's plain ``text`` is added, since most users want only that.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from datetime import date
+from enum import Enum
+from typing import TypeAlias
+
+from feedsift.records import Article
+
+__all__ = ["FIRST_KEYS", "JsonValue", "article_to_dict", "to_json"]
+
+JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
+
+#: Keys put first so a pretty-printed object reads top-down: identity, metadata, text, then
+#: the structured body, listing posts, comments and provenance in record order.
+FIRST_KEYS = (
+    "kind", "url", "canonical_url", "title", "authors", "published", "updated", "tags",
+    "language", "site_name", "description", "image", "text",
+)  # fmt: skip
+
+
+def article_to_dict(article: Article) -> dict[str, JsonValue]:
+    """Every field of ``article`` plus ``text``, as JSON-safe values."""
+    values: dict[str, JsonValue] = {
+        f.name: to_json(getattr(article, f.name)) for f in dataclasses.fields(article)
+    }
+    values["text"] = article.text
+    ordered = {key: values.pop(key) for key in FIRST_KEYS if key in values}
+    ordered.update(values)
+    return ordered
+
+
+def to_json(value: object) -> JsonValue:
+    """``value`` (a record, tuple, enum, datetime or scalar) as JSON-safe data."""
+    if isinstance(value, Enum):
+        return to_json(value.value)
+    if value is None or isinstance(value, bool | int | float | str | date):
+        return _scalar(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [to_json(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): to_json(item) for key, item in value.items()}
+    raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
+
+
+def _scalar(value: bool | int | float | str | date | None) -> JsonValue:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value.isoformat() if isinstance(value, date) else value
