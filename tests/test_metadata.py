@@ -1,0 +1,132 @@
+"""read_metadata end to end: every source together, title candidates and the title rule."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import FrozenInstanceError
+from datetime import UTC, datetime
+
+import pytest
+
+from feedsift.metadata import PageMetadata, TitleCandidate, read_metadata
+from feedsift.parsing.page import parse_page
+from feedsift.records import FieldSource
+
+ARTICLE = {
+    "@context": "https://schema.org",
+    "@type": "NewsArticle",
+    "headline": "Rivers rise across the north",
+    "author": [{"@type": "Person", "name": "Ann Lee"}, {"@type": "Person", "name": "Bo Chen"}],
+    "datePublished": "2024-02-03T04:05:06Z",
+    "dateModified": "2024-02-04T00:00:00Z",
+    "publisher": {"@type": "Organization", "name": "The Daily Example"},
+    "keywords": ["floods", "weather"],
+}
+
+FULL_PAGE = f"""<!doctype html><html lang="en-GB"><head>
+<title>Rivers rise across the north | Weather | The Daily Example</title>
+<meta property="og:title" content="Rivers rise across the north | The Daily Example">
+<meta name="twitter:title" content="Rivers rise in the north">
+<meta name="description" content="Flood warnings are in place.">
+<link rel="canonical" href="https://daily.example/weather/rivers">
+<script type="application/ld+json">{json.dumps(ARTICLE)}</script>
+</head><body><nav><a href="/">Home</a></nav>
+<article><h1>Rivers rise across the north</h1><h1>Second heading</h1>
+<p>Flood warnings are in place along three rivers after a week of rain.</p></article>
+</body></html>"""
+
+
+def test_full_page() -> None:
+    meta = read_metadata(parse_page(FULL_PAGE, url="https://daily.example/x"))
+    assert isinstance(meta, PageMetadata)
+    assert meta.title == "Rivers rise across the north"
+    assert meta.authors == ("Ann Lee", "Bo Chen")
+    assert meta.published == datetime(2024, 2, 3, 4, 5, 6, tzinfo=UTC)
+    assert meta.updated == datetime(2024, 2, 4, tzinfo=UTC)
+    assert meta.tags == ("floods", "weather")
+    assert meta.language == "en-gb"
+    assert meta.canonical_url == "https://daily.example/weather/rivers"
+    assert meta.site_name == "The Daily Example"
+    assert meta.description == "Flood warnings are in place."
+    assert meta.image is None
+    assert set(meta.sources) == {
+        FieldSource("title", "json-ld", "headline"),
+        FieldSource("authors", "json-ld", "author"),
+        FieldSource("published", "json-ld", "datePublished"),
+        FieldSource("updated", "json-ld", "dateModified"),
+        FieldSource("tags", "json-ld", "keywords"),
+        FieldSource("language", "dom", "html[lang]"),
+        FieldSource("canonical_url", "meta", "link[rel=canonical]"),
+        FieldSource("site_name", "json-ld", "publisher"),
+        FieldSource("description", "meta", "description"),
+    }
+
+
+def test_title_candidates_are_distinct_and_in_priority_order() -> None:
+    meta = read_metadata(parse_page(FULL_PAGE))
+    candidates = meta.title_candidates
+    texts = [c.text for c in candidates]
+    assert len(texts) == len(set(texts))
+    assert candidates[0] == TitleCandidate("Rivers rise across the north", "json-ld", "headline")
+    assert candidates[1] == TitleCandidate(
+        "Rivers rise across the north | The Daily Example", "opengraph", "og:title"
+    )
+    assert TitleCandidate("Rivers rise in the north", "meta", "twitter:title") in candidates
+    assert TitleCandidate("Second heading", "dom", "h1") in candidates
+    assert TitleCandidate("Weather", "title-tag", "title-part:1") in candidates
+    assert TitleCandidate("The Daily Example", "opengraph", "og:title-part:1") in candidates
+    details = [c.detail for c in candidates]
+    assert details.index("twitter:title") < details.index("h1") < details.index("title")
+
+
+def test_site_name_is_stripped_from_the_structured_title() -> None:
+    html = """<html><head><title>Quiet week at the harbour - Port News</title>
+    <meta property="og:title" content="Quiet week at the harbour - Port News">
+    <meta property="og:site_name" content="Port News"></head><body><p>x</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.title == "Quiet week at the harbour"
+    assert meta.source_of("title") == FieldSource("title", "opengraph", "og:title-part:0")
+
+
+def test_kicker_parts_are_candidates() -> None:
+    html = """<html><head>
+    <meta property="og:title" content="Election night: Results come in slowly">
+    </head><body><p>x</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.title == "Election night: Results come in slowly"
+    assert TitleCandidate("Results come in slowly", "opengraph", "og:title-after-kicker") in (
+        meta.title_candidates
+    )
+
+
+def test_heading_confirmed_by_the_title_tag_without_structured_title() -> None:
+    html = """<html><head><title>Site name » Notes on gardening</title></head>
+    <body><h1>Site name</h1><h1>Notes on gardening</h1><p>Soil first.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.title == "Site name"  # the first heading that is a part of the <title>
+    assert meta.source_of("title") == FieldSource("title", "dom", "h1")
+
+
+def test_title_tag_when_no_heading_matches() -> None:
+    html = """<html><head><title>Notes on gardening</title></head>
+    <body><h1>Lorem</h1><p>Soil first.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.title == "Notes on gardening"
+    assert meta.source_of("title") == FieldSource("title", "title-tag", "title")
+
+
+def test_page_without_metadata_gives_empty_fields() -> None:
+    meta = read_metadata(parse_page("<html><body><p>Nothing to see.</p></body></html>"))
+    assert meta.title is None
+    assert meta.title_candidates == ()
+    assert meta.authors == ()
+    assert meta.tags == ()
+    assert (meta.published, meta.updated, meta.language, meta.canonical_url) == (None,) * 4
+    assert (meta.site_name, meta.image, meta.description) == (None,) * 3
+    assert meta.sources == ()
+
+
+def test_frozen_record() -> None:
+    meta = read_metadata(parse_page(FULL_PAGE))
+    with pytest.raises(FrozenInstanceError):
+        meta.title = "changed"  # type: ignore[misc]

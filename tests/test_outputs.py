@@ -1,0 +1,261 @@
+"""Serialisation and every output format, on records built by hand (no extraction involved)."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from lxml import html as lxml_html
+
+from feedsift.outputs import (
+    FILE_SUFFIXES,
+    OUTPUT_FORMATS,
+    DocumentStream,
+    article_to_dict,
+    render,
+)
+from feedsift.outputs.serialize import to_json
+from feedsift.records import (
+    Article,
+    BodyPart,
+    Comment,
+    FieldSource,
+    PageKind,
+    Provenance,
+    Teaser,
+)
+
+CET = timezone(timedelta(hours=1))
+PROVENANCE = Provenance("page", "test-model-1", 0.87)
+
+
+def full_article() -> Article:
+    return Article(
+        body=(
+            BodyPart("paragraph", "The first paragraph of the story, with *stars* and _under_."),
+            BodyPart("heading", "What happened next", level=2),
+            BodyPart("item", "first point"),
+            BodyPart("item", "second point"),
+            BodyPart("quote", "A quoted line.\nAnd its second line."),
+            BodyPart("code", "print('```')\nx = 1 < 2"),
+            BodyPart("paragraph", "# not a heading, 1. not a list"),
+            BodyPart("caption", "A photo of the harbour."),
+        ),
+        title="Harbour <News> & more",
+        provenance=PROVENANCE,
+        kind=PageKind.ARTICLE,
+        url="https://example.org/2024/05/harbour",
+        authors=("Ann Lee", "Bo Chen"),
+        published=datetime(2024, 5, 14, 7, 30, tzinfo=CET),
+        updated=datetime(2024, 5, 14, 16, 5, tzinfo=UTC),
+        tags=("harbour", "energy"),
+        language="en",
+        canonical_url="https://example.org/harbour",
+        site_name="The Example Courier",
+        image="https://example.org/img.jpg",
+        description="A short description.",
+        comments=(Comment("Great read!", "Tom"), Comment("<b>bold</b> claim", None)),
+        sources=(FieldSource("title", "json-ld", "headline"), FieldSource("published", "meta")),
+    )
+
+
+def listing() -> Article:
+    return Article(
+        body=(),
+        title="Blog home",
+        provenance=PROVENANCE,
+        kind=PageKind.LISTING,
+        url="https://blog.example.org/",
+        posts=(
+            Teaser(
+                "First post",
+                "https://blog.example.org/first",
+                "Teaser one.",
+                datetime(2024, 3, 9, tzinfo=UTC),
+            ),
+            Teaser("Second post", None, "Teaser two."),
+        ),
+    )
+
+
+def test_article_to_dict_keeps_every_field_json_safe() -> None:
+    data = article_to_dict(full_article())
+    assert json.loads(json.dumps(data)) == data
+    assert data["kind"] == "article"
+    assert data["published"] == "2024-05-14T07:30:00+01:00"
+    assert data["updated"] == "2024-05-14T16:05:00+00:00"
+    assert data["authors"] == ["Ann Lee", "Bo Chen"]
+    assert data["text"] == full_article().text
+    assert data["provenance"] == {
+        "method": "page",
+        "model_version": "test-model-1",
+        "confidence": 0.87,
+    }
+    assert data["sources"][0] == {"field": "title", "source": "json-ld", "detail": "headline"}
+    assert data["comments"] == [
+        {"text": "Great read!", "author": "Tom"},
+        {"text": "<b>bold</b> claim", "author": None},
+    ]
+    assert data["body"][1] == {"kind": "heading", "text": "What happened next", "level": 2}
+    assert list(data)[:4] == ["kind", "url", "canonical_url", "title"]
+    expected_fields = set(Article.__dataclass_fields__) | {"text"}
+    assert set(data) == expected_fields
+
+
+def test_listing_posts_are_serialised() -> None:
+    data = article_to_dict(listing())
+    assert data["kind"] == "listing"
+    assert data["text"] == ""
+    assert data["posts"][0] == {
+        "title": "First post",
+        "url": "https://blog.example.org/first",
+        "text": "Teaser one.",
+        "published": "2024-03-09T00:00:00+00:00",
+    }
+    assert data["posts"][1]["published"] is None
+
+
+def test_to_json_edge_values() -> None:
+    assert to_json(float("nan")) is None
+    assert to_json((1, 2.5, "x", None, True)) == [1, 2.5, "x", None, True]
+    with pytest.raises(TypeError, match="cannot serialise object"):
+        to_json(object())
+
+
+def test_txt() -> None:
+    text = render(full_article(), "txt")
+    title, blank, first = text.splitlines()[:3]
+    assert (title, blank) == ("Harbour <News> & more", "")
+    assert first.startswith("The first paragraph of the story")
+    assert "Comments (2)" in text and "Tom wrote:\nGreat read!" in text
+    assert text.endswith("\n")
+
+
+def test_txt_listing() -> None:
+    text = render(listing(), "txt")
+    assert text.startswith("Blog home\n\n1. First post\n   https://blog.example.org/first\n")
+    assert "   2024-03-09\n   Teaser one." in text
+    assert "2. Second post\n   Teaser two." in text
+
+
+def test_json_and_jsonl() -> None:
+    pretty = render(full_article(), "json", input_name="harbour.html")
+    assert pretty.count("\n") > 10
+    data = json.loads(pretty)
+    assert data["input"] == "harbour.html"
+    assert data["title"] == "Harbour <News> & more"
+    line = render(full_article(), "jsonl", input_name="harbour.html")
+    assert line.endswith("\n") and line.count("\n") == 1
+    assert json.loads(line) == data
+
+
+def test_markdown_structure() -> None:
+    md = render(full_article(), "markdown")
+    assert md.endswith("claim\n")
+    blocks = md.rstrip("\n").split("\n\n")
+    assert blocks[0] == "# Harbour <News> & more".replace("<", "\\<").replace(">", "\\>")
+    assert blocks[1] == "*By Ann Lee, Bo Chen · 2024-05-14 07:30+01:00 · The Example Courier*"
+    assert "Source: <https://example.org/harbour>" in blocks
+    assert "Tags: harbour, energy" in blocks
+    assert "## What happened next" in blocks
+    assert "- first point\n- second point" in blocks
+    assert "> A quoted line.\n> And its second line." in blocks
+    assert "````\nprint('```')\nx = 1 < 2\n````" in md  # a fence longer than any run inside
+    assert "\\*stars\\* and \\_under\\_" in md
+    assert "\\# not a heading, 1. not a list" in blocks
+    assert "*A photo of the harbour.*" in blocks
+    assert "## Comments" in blocks
+    assert blocks[-4:-2] == ["**Tom** wrote:", "> Great read!"]
+    assert blocks[-2:] == ["**Anonymous** wrote:", "> \\<b\\>bold\\</b\\> claim"]
+
+
+def test_markdown_listing_links() -> None:
+    md = render(listing(), "markdown")
+    assert "## [First post](<https://blog.example.org/first>)" in md
+    assert "*2024-03-09*" in md
+    assert "## Second post\n\nTeaser two." in md
+
+
+def test_html_is_standalone_escaped_and_structured() -> None:
+    page = render(full_article(), "html")
+    assert page.startswith('<!DOCTYPE html>\n<html lang="en">')
+    assert "<title>Harbour &lt;News&gt; &amp; more</title>" in page
+    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt; claim" in page
+    doc = lxml_html.document_fromstring(page)
+    assert doc.findtext(".//h1") == "Harbour <News> & more"
+    assert [li.text for li in doc.iterfind(".//ul/li")] == ["first point", "second point"]
+    assert doc.findtext(".//h2") == "What happened next"
+    assert doc.findtext(".//blockquote/p").startswith("A quoted line.")
+    assert doc.findtext(".//pre/code") == "print('```')\nx = 1 < 2"
+    assert doc.find(".//time").get("datetime") == "2024-05-14T07:30:00+01:00"
+    assert [a.text for a in doc.iterfind(".//span[@class='author']")] == ["Ann Lee", "Bo Chen"]
+    assert doc.find(".//link[@rel='canonical']").get("href") == "https://example.org/harbour"
+    assert len(doc.findall(".//section[@class='comments']/article")) == 2
+
+
+def test_html_refuses_unsafe_links() -> None:
+    article = Article(
+        body=(),
+        title="t",
+        provenance=PROVENANCE,
+        posts=(Teaser('x"><script>alert(1)</script>', "javascript:alert(1)", ""),),
+    )
+    page = render(article, "html")
+    assert "javascript:" not in page and "<script>" not in page
+    doc = lxml_html.document_fromstring(page)
+    assert doc.findtext(".//section[@class='posts']//h2") == 'x"><script>alert(1)</script>'
+
+
+@pytest.mark.parametrize("fmt", OUTPUT_FORMATS)
+def test_every_format_renders_an_empty_page(fmt: str) -> None:
+    empty = Article(body=(), title=None, provenance=PROVENANCE, kind=PageKind.EMPTY)
+    out = render(empty, fmt)  # type: ignore[arg-type]
+    assert isinstance(out, str)
+    assert FILE_SUFFIXES[fmt].startswith(".")  # type: ignore[index]
+
+
+def stream(fmt: str, count: int) -> str:
+    out = io.StringIO()
+    documents = DocumentStream(out, fmt)  # type: ignore[arg-type]
+    for number in range(count):
+        documents.write(full_article() if number % 2 == 0 else listing(), f"page-{number}.html")
+    documents.close()
+    return out.getvalue()
+
+
+def test_stream_json_is_one_array() -> None:
+    assert json.loads(stream("json", 0)) == []
+    items = json.loads(stream("json", 3))
+    assert [item["input"] for item in items] == ["page-0.html", "page-1.html", "page-2.html"]
+    assert items[1]["kind"] == "listing"
+
+
+def test_stream_jsonl_is_one_line_each() -> None:
+    lines = stream("jsonl", 3).splitlines()
+    assert [json.loads(line)["input"] for line in lines] == [
+        "page-0.html",
+        "page-1.html",
+        "page-2.html",
+    ]
+
+
+def test_stream_txt_has_header_lines() -> None:
+    text = stream("txt", 2)
+    assert text.startswith("==> page-0.html <==\nHarbour <News> & more\n\n")
+    assert "\n==> page-1.html <==\nBlog home\n" in text
+
+
+def test_stream_markdown_and_html() -> None:
+    md = stream("markdown", 2)
+    assert md.startswith("<!-- input: page-0.html -->\n\n# Harbour")
+    assert "\n---\n\n<!-- input: page-1.html -->" in md
+    page = stream("html", 3)
+    assert page.count("<!DOCTYPE html>") == 1 and page.rstrip().endswith("</html>")
+    doc = lxml_html.document_fromstring(page)
+    assert [a.get("data-input") for a in doc.iterfind("body/article")] == [
+        "page-0.html",
+        "page-1.html",
+        "page-2.html",
+    ]
