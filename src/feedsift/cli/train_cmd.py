@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"pages {report.pages} from {', '.join(report.datasets)}; blocks {report.blocks}")
     print(f"title block accuracy (cross-fitted): {report.title_accuracy_cv:.3f}")
     for name, value in report.block_f1_cv.items():
-        print(f"block stage LCS F1 (cross-validated) {name}: {value:.4f}")
+        print(f"block stage, cross-validated, {name}: F1 {value:.4f}")
     for item in report.comparison:
         print(f"{item.stage} stage, {item.learner}: held-out score {item.score:.4f}, "
               f"{item.ms_per_page:.2f} ms per page")

@@ -9,12 +9,14 @@ distorting the timing.
 
 Settings, chosen to match how each tool is used and evaluated by its authors:
 
-* feedsift: ``feedsift.extract(raw_bytes, url)`` with its defaults.
+* feedsift: ``feedsift.extract(raw_bytes, url)`` with its defaults (text, listings and
+  metadata). ``feedsift-text`` is the same call with ``with_metadata=False``.
 * trafilatura: ``extract(html, url=url, include_comments=False)``. ``include_comments`` is
   the only change from the defaults: the gold of every dataset excludes comments, and
   trafilatura's own evaluation runs with comments off. Metadata comes, untimed, from
   ``extract_metadata``. ``trafilatura-defaults`` is the same call with every default, comments
-  included, as a user who installs it gets it.
+  included, as a user who installs it gets it. ``trafilatura-metadata`` times ``extract`` and
+  ``extract_metadata`` together: text and metadata, like feedsift's default call.
 * readability-lxml: ``Document(html).summary()`` turned into text with a line break after
   every block element; the title is ``short_title()``.
 * jusText: ``justext.justext(html, stoplist)`` with the library's default thresholds; the
@@ -46,6 +48,7 @@ import feedsift
 __all__ = [
     "BoilerpipePeer",
     "FeedsiftPeer",
+    "FeedsiftTextPeer",
     "GoosePeer",
     "HtmldatePeer",
     "JustextPeer",
@@ -56,6 +59,7 @@ __all__ = [
     "ReadabilityPeer",
     "ResiliparsePeer",
     "TrafilaturaDefaultsPeer",
+    "TrafilaturaMetadataPeer",
     "TrafilaturaPeer",
     "all_peers",
     "parse_peer_date",
@@ -199,6 +203,17 @@ class FeedsiftPeer(Peer):
         return PeerResult(article.text, article.title, article.authors, published)
 
 
+class FeedsiftTextPeer(FeedsiftPeer):
+    """feedsift without its metadata stage: the text-only call, to set against trafilatura's
+    ``extract`` (which returns text only)."""
+
+    name = "feedsift-text"
+    fields = frozenset({"text"})
+
+    def run(self, page: PeerInput) -> PeerResult:
+        return PeerResult(feedsift.extract(page.data, page.url, with_metadata=False).text)
+
+
 class TrafilaturaPeer(Peer):
     """trafilatura's ``extract`` (timed) plus ``extract_metadata`` (untimed)."""
 
@@ -223,6 +238,21 @@ class TrafilaturaPeer(Peer):
             authors=_split_authors(meta.author),
             date=parse_peer_date(meta.date),
         )
+
+
+class TrafilaturaMetadataPeer(TrafilaturaPeer):
+    """trafilatura's text *and* metadata, both timed: the like-for-like match of feedsift's
+    default call, which returns both."""
+
+    name = "trafilatura-metadata"
+
+    def run(self, page: PeerInput) -> PeerResult:
+        return self.complete(page, super().run(page))
+
+    def complete(self, page: PeerInput, result: PeerResult) -> PeerResult:
+        if result.title is not None or result.date is not None or result.authors:
+            return result  # already completed inside the timed call
+        return super().complete(page, result)
 
 
 class TrafilaturaDefaultsPeer(TrafilaturaPeer):
@@ -370,7 +400,9 @@ def all_peers() -> list[Peer]:
     """A fresh instance of every known peer, feedsift first, installed or not."""
     return [
         FeedsiftPeer(),
+        FeedsiftTextPeer(),
         TrafilaturaPeer(),
+        TrafilaturaMetadataPeer(),
         TrafilaturaDefaultsPeer(),
         ReadabilityPeer(),
         JustextPeer(),

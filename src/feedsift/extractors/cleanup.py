@@ -12,12 +12,12 @@ line carrying a date. Ad labels and
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
-from feedsift.parsing.blocks import BlockView
 
 __all__ = ["BODY_NOISE", "tidy_body"]
 
@@ -66,17 +66,18 @@ def _is_byline(text: str, words: float, own_role: int) -> bool:
     return words <= DATED_LINE_MAX_WORDS and bool(DATE_TEXT.search(text))
 
 
-def tidy_body(view: BlockView, signals: PageSignals, kept: np.ndarray) -> np.ndarray:
-    """``kept`` without head-of-body bylines and stray labels (a new mask)."""
+def tidy_body(texts: Sequence[str], signals: PageSignals, kept: np.ndarray) -> np.ndarray:
+    """``kept`` without head-of-body bylines and stray labels (a new mask); ``texts`` are
+    the blocks' texts."""
     tidy = kept.copy()
     own = signals.roles.own[signals.owner]
     in_head = True
-    for i in np.flatnonzero(kept):
-        block = view.blocks[int(i)]
-        if _is_noise(block.text):
+    for i in (int(k) for k in np.flatnonzero(kept)):
+        text = texts[i]
+        if _is_noise(text) or signals.marker[i]:
             tidy[i] = False
             continue
-        if in_head and _is_byline(block.text, signals.words[i], int(own[i])):
+        if in_head and _is_byline(text, signals.words[i], int(own[i])):
             tidy[i] = False
         elif signals.words[i] >= PROSE_MIN_WORDS:
             in_head = False

@@ -111,16 +111,23 @@ def _href(block: TextBlock) -> str | None:
     return None
 
 
+def _host(url: str) -> str:
+    """The host part of an absolute or protocol-relative URL ("" for a relative one)."""
+    if "//" not in url:
+        return ""
+    return url.split("//", 1)[1].split("/", 1)[0].rpartition("@")[2].lower()
+
+
 def _target(href: str | None, page_url: str | None) -> str | None:
     """The absolute same-site URL a teaser links to, or ``None`` for anything else."""
     if not href or href.startswith(("#", "javascript:", "mailto:")):
         return None
+    host, page_host = _host(href), _host(page_url or "")
+    if host and page_host and host != page_host:
+        return None
     try:
         url = urljoin(page_url, href) if page_url else href
-        target, page = urlsplit(url), urlsplit(page_url or "")
     except ValueError:
-        return None
-    if page.netloc and target.netloc and target.netloc.lower() != page.netloc.lower():
         return None
     if page_url and url.split("#")[0].rstrip("/") == page_url.split("#")[0].rstrip("/"):
         return None

@@ -23,6 +23,7 @@ from feedsift.extractors.comments import find_comments
 from feedsift.extractors.listing import Listing, PageFindings, find_listing
 from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
 from feedsift.extractors.pipeline import PageAnalysis, analyse_page
+from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
 from feedsift.extractors.title_ranker import choose_title_text
 from feedsift.metadata import PageMetadata, read_metadata
@@ -69,6 +70,7 @@ class LearnedPageExtractor:
         self._subtree: Predictor = bundle.get("subtree")
         self._block: Predictor = bundle.get("block")
         self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
+        self.roles = ClassRoleCache()
 
     @classmethod
     def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
@@ -77,16 +79,16 @@ class LearnedPageExtractor:
 
     def decide(self, page: ParsedPage) -> BlockDecision:
         """Run the learned block-level stages on a parsed page."""
-        analysis = analyse_page(page, layout=self.layout)
+        analysis = analyse_page(page, layout=self.layout, roles=self.roles)
         signals, table = analysis.signals, analysis.table
         title = choose_title(analysis.titles, self._title_model)
         context = score_subtrees(signals, table, analysis.subtree_tags, title.block,
                                  self._subtree)  # fmt: skip
         scores = block_scores(signals, table, context, self._block)
         content = scores >= self.threshold
-        if title.block >= 0:
-            content[title.block] = False
-        content = tidy_body(page.view, signals, content)
+        if title.block >= 0 and content.sum() > content[title.block]:
+            content[title.block] = False  # the title is a field of its own, unless it is all
+        content = tidy_body([b.text for b in page.view.blocks], signals, content)
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content)  # fmt: skip
 

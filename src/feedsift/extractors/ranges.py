@@ -67,13 +67,19 @@ def subtree_table(view: BlockView, signals: PageSignals) -> SubtreeTable:
     ]) if len(words) else np.zeros((0, len(RANGE_COLUMNS)))
     prefix = np.zeros((len(words) + 1, len(RANGE_COLUMNS)))
     np.cumsum(per_block, axis=0, out=prefix[1:])
+    numbers = np.array(
+        [(s.first_block, s.last_block, s.parent, s.depth, s.n_words, s.n_link_words, s.n_punct)
+         for s in subs],
+        dtype=np.float64,
+    ).reshape(count, 7)  # fmt: skip
+    index = numbers[:, :3].astype(np.int64)
     return SubtreeTable(
-        first=np.fromiter((s.first_block for s in subs), dtype=np.int64, count=count),
-        last=np.fromiter((s.last_block for s in subs), dtype=np.int64, count=count),
-        parent=np.fromiter((s.parent for s in subs), dtype=np.int64, count=count),
-        depth=np.fromiter((s.depth for s in subs), dtype=np.float64, count=count),
-        words=np.fromiter((s.n_words for s in subs), dtype=np.float64, count=count),
-        link_words=np.fromiter((s.n_link_words for s in subs), dtype=np.float64, count=count),
-        punct=np.fromiter((s.n_punct for s in subs), dtype=np.float64, count=count),
+        first=index[:, 0],
+        last=index[:, 1],
+        parent=index[:, 2],
+        depth=numbers[:, 3],
+        words=numbers[:, 4],
+        link_words=numbers[:, 5],
+        punct=numbers[:, 6],
         prefix=prefix,
     )

@@ -15,7 +15,7 @@ import numpy as np
 from feedsift.extractors.vocabulary import CLASS_VOCABULARY, TAG_ROLES, Role
 from feedsift.parsing.blocks import BlockView
 
-__all__ = ["RoleMasks", "class_roles", "role_masks"]
+__all__ = ["ClassRoleCache", "RoleMasks", "class_roles", "role_bits", "role_masks"]
 
 _CAMEL_RE = re.compile(r"([a-z])([A-Z])")
 _TOKEN_RE = re.compile(r"[a-z]+")
@@ -52,19 +52,37 @@ def class_roles(attributes: str) -> int:
     return mask
 
 
-def role_masks(view: BlockView) -> RoleMasks:
+class ClassRoleCache:
+    """Role bits of ``class``/``id`` pairs already seen.
+
+    Pages of one site (and of one CMS) repeat the same class names, so an extractor keeps
+    one cache for all the pages it reads. It is bounded: when full it starts over.
+    """
+
+    def __init__(self, max_entries: int = 50_000) -> None:
+        self.max_entries = max_entries
+        self._known: dict[tuple[str | None, str | None], int] = {}
+
+    def roles(self, classes: str | None, ident: str | None) -> int:
+        key = (classes, ident)
+        mask = self._known.get(key)
+        if mask is None:
+            mask = class_roles(f"{classes or ''} {ident or ''}") if classes or ident else 0
+            if len(self._known) >= self.max_entries:
+                self._known.clear()
+            self._known[key] = mask
+        return mask
+
+
+def role_masks(view: BlockView, cache: ClassRoleCache | None = None) -> RoleMasks:
     """Own, inherited and near role masks of every subtree of ``view``."""
     own: list[int] = []
     inherited: list[int] = []
     near: list[int] = []
-    cache: dict[tuple[str | None, str | None], int] = {}
+    known = cache or ClassRoleCache()
     for sub in view.subtrees:
         element = sub.element
-        key = (element.get("class"), element.get("id"))
-        mask = cache.get(key)
-        if mask is None:
-            mask = class_roles(f"{key[0] or ''} {key[1] or ''}") if key != (None, None) else 0
-            cache[key] = mask
+        mask = known.roles(element.get("class"), element.get("id"))
         mask |= _TAG_BITS.get(sub.tag, 0)
         parent = sub.parent
         own.append(mask)

@@ -44,6 +44,9 @@ BYLINE_MARKS = ("byline", "author", "writer", "autor")
 #: Any of the byline words (a Python scan of class/id beats XPath ``contains`` here).
 _BYLINE_WORD = re.compile("|".join(BYLINE_MARKS))
 
+#: Elements with a class or an id: the only ones a byline mark can be on (C-level filter).
+_MARKED = etree.XPath(".//*[@class or @id]")
+
 #: Class/id words of author-ish boxes that are not a byline (bios, avatars, comment authors).
 NOT_BYLINE_WORDS = ("comment", "bio", "avatar", "image", "img", "photo", "description", "about")
 
@@ -134,7 +137,7 @@ def _byline_tiers(body: etree._Element) -> Iterator[list[etree._Element]]:
     """Elements marked as a name, then as a byline box (one walk), then hCard names."""
     names: list[etree._Element] = []
     boxes: list[etree._Element] = []
-    for element in body.iter():
+    for element in elements(_MARKED, body):
         marks = f" {element.get('class') or ''} {element.get('id') or ''} ".lower()
         if _BYLINE_WORD.search(marks) is None or any(w in marks for w in NOT_BYLINE_WORDS):
             continue

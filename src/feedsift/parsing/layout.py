@@ -94,34 +94,34 @@ class StaticLayout:
     """Layout estimated from markup alone (no rendering)."""
 
     def boxes(self, view: BlockView) -> list[Box]:
-        cache: dict[etree._Element, tuple[float, float, bool]] = {}
+        styles = self._subtree_styles(view)
         boxes: list[Box] = []
         y = 0.0
         for block in view.blocks:
-            font, width, bold = self._style(block.element, cache)
+            font, width, bold = styles[block.subtree]
             bold = bold or self._inline_bold(block)
             height = self._height(block, font, width)
             boxes.append(Box(0.5 - width / 2, y, width, height, font, bold))
             y += height + BLOCK_GAP_LINES * font * LINE_HEIGHT / VIEWPORT[1]
         return boxes
 
-    def _style(
-        self, element: etree._Element, cache: dict[etree._Element, tuple[float, float, bool]]
-    ) -> tuple[float, float, bool]:
-        """(font size px, width share, bold) of an element, inherited down the tree."""
-        found = cache.get(element)
-        if found is not None:
-            return found
-        parent = element.getparent()
-        inherited = self._style(parent, cache) if parent is not None else _ROOT_STYLE
-        attrib = element.attrib
-        tag = element.tag if isinstance(element.tag, str) else ""
-        if "style" not in attrib and "width" not in attrib and tag not in _STYLED_TAGS:
-            cache[element] = inherited  # the common case: nothing changes
-            return inherited
-        result = _own_style(element, tag, inherited)
-        cache[element] = result
-        return result
+    @staticmethod
+    def _subtree_styles(view: BlockView) -> list[tuple[float, float, bool]]:
+        """(font size px, width share, bold) of every subtree, inherited from its parent.
+
+        Subtrees come parents first, so one pass suffices; the walk's root inherits from
+        the elements above it (``<html>``).
+        """
+        styles: list[tuple[float, float, bool]] = []
+        for sub in view.subtrees:
+            if sub.parent >= 0:
+                inherited = styles[sub.parent]
+            else:
+                inherited = _ROOT_STYLE
+                for above in reversed(list(sub.element.iterancestors())):
+                    inherited = _style_of(above, inherited)
+            styles.append(_style_of(sub.element, inherited))
+        return styles
 
     @staticmethod
     def _inline_bold(block: TextBlock) -> bool:
@@ -141,6 +141,17 @@ class StaticLayout:
 
 
 _ROOT_STYLE = (16.0, 1.0, False)
+
+
+def _style_of(
+    element: etree._Element, inherited: tuple[float, float, bool]
+) -> tuple[float, float, bool]:
+    """An element's style given its parent's: most elements change nothing."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    attrib = element.attrib
+    if "style" not in attrib and "width" not in attrib and tag not in _STYLED_TAGS:
+        return inherited
+    return _own_style(element, tag, inherited)
 #: Tags that change font size, width or weight by themselves.
 _STYLED_TAGS = frozenset(TAG_FONT_SIZE) | BOLD_TAGS | {"td", "th"}
 

@@ -21,7 +21,7 @@ CJK_RANGES = (
     "\U00020000-\U0002fa1f"  # supplementary ideographs
 )
 
-_TOKEN_RE = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
+_TOKEN_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
 
 
 def tokenize(text: str) -> list[str]:

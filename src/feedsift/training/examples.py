@@ -42,6 +42,8 @@ class PageExample:
     block_texts: tuple[str, ...]
     gold_text: str | None
     gold_title: str | None
+    with_snippets: tuple[str, ...]
+    without_snippets: tuple[str, ...]
     meta: PageMetadata
 
 
@@ -77,5 +79,7 @@ def build_example(gold: GoldPage) -> PageExample:
         block_texts=tuple(texts),
         gold_text=gold.text,
         gold_title=gold.title,
+        with_snippets=gold.with_snippets,
+        without_snippets=gold.without_snippets,
         meta=read_metadata(page),
     )
