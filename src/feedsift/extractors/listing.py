@@ -24,41 +24,52 @@ from lxml import etree
 
 from feedsift.extractors.vocabulary import Role
 from feedsift.parsing.blocks import BlockView, TextBlock
+from feedsift.parsing.xpath import select_elements
 from feedsift.records import Teaser
 
-__all__ = ["Listing", "PageFindings", "find_listing", "url_says_listing"]
+__all__ = [
+    "STRICT_RULES",
+    "URL_RULES",
+    "Listing",
+    "ListingRules",
+    "PageFindings",
+    "find_listing",
+    "listing_rules",
+    "url_says_listing",
+]
 
-#: Fewest teasers that make a listing (two could be an article and its "next post") ...
-MIN_TEASERS = 3
-#: ... or on a page whose URL says it lists posts (a tag page may list a single post).
-MIN_TEASERS_WITH_URL_HINT = 1
 #: URL paths of listing pages on blog platforms (WordPress, Blogger, Hugo, Jekyll, Hexo,
 #: Pelican, Ghost): tag, category, archive, topic and label pages and paginated lists.
 LISTING_PATH = re.compile(
     r"(?:^|/)(?:tags?|categor(?:y|ies)|topics?|labels?|series)(?:/[^/]+)?/?(?:index\.html?)?$"
     r"|(?:^|/)archives?(?:/\d{4}(?:/\d{1,2})?)?(?:/|/index\.html?|\.html?)?$"
+    r"|(?:^|/)(?:posts|blog|articles|notes|writings?)/?(?:index\.html?)?$"
     r"|/page/?\d+/?(?:index\.html?)?$|[?&](?:page|paged|tag|cat)=",
+    re.IGNORECASE,
+)
+#: Link targets that are files or feeds, never posts.
+NOT_A_POST = re.compile(
+    r"\.(?:xml|rss|atom|json|pdf|zip|gz|png|jpe?g|gif|svg|webp|mp3|mp4)(?:[?#].*)?$"
+    r"|/(?:feed|rss|atom)/?(?:[?#].*)?$",
     re.IGNORECASE,
 )
 #: Paths of a site's home page (the newest posts).
 HOME_PATH = re.compile(r"^/?(?:[a-z]{2}(?:-[a-z]{2})?/?)?(?:index\.html?)?$", re.IGNORECASE)
 #: Share of a teaser title block's text that must be link text.
 TITLE_MIN_LINK_SHARE = 0.6
-#: Teaser titles have between this many ...
-TITLE_MIN_WORDS = 2
-#: ... and this many words.
+#: Teaser titles have at most this many words.
 TITLE_MAX_WORDS = 40
-#: Mean words of a group's titles below which it is a menu, not a list of posts.
-MIN_MEAN_TITLE_WORDS = 4.0
 #: Class/id roles near a title (its element and two ancestors) that mark site furniture.
+#: Menus are never lists of posts, whatever the URL says.
+MENU_ROLES = 1 << Role.NAV
+MENU_TAGS = frozenset({"nav", "menu"})
 FURNITURE_ROLES = (
-    (1 << Role.NAV)
+    MENU_ROLES
     | (1 << Role.FOOTER)
     | (1 << Role.SIDEBAR)
     | (1 << Role.RELATED)
     | (1 << Role.COMMENT)
     | (1 << Role.AD)
-    | (1 << Role.TAGS)
 )
 #: Tags above a title that mark site furniture (``header`` and ``footer`` are not among
 #: them: themes wrap post titles in ``<header>`` and post meta in ``<footer>``) ...
@@ -74,6 +85,9 @@ MAX_INTRO_WORDS = 120
 MIN_ITEMS_SHARE_OF_BODY = 0.5
 #: How far up from a block an enclosing link (a card wrapped in ``<a>``) is looked for.
 CARD_LINK_DEPTH = 4
+#: Headings that can be the title of a card linked by an empty overlay ``<a>``.
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4"})
+_EMPTY_LINKS = etree.XPath(".//a[@href][not(normalize-space())]")
 #: Without a listing URL, a list is taken for the page's content only when the kept text
 #: before its first item is at most this long: articles open with their text, listings
 #: with their list.
@@ -87,6 +101,27 @@ MAX_ITEM_TO_MEDIAN = 4.0
 MAX_BLOCKS_BEFORE_TITLE = 3
 #: A lone teaser's item never grows into these page-level containers.
 ITEM_STOP_TAGS = frozenset({"body", "main", "html"})
+
+
+@dataclass(frozen=True, slots=True)
+class ListingRules:
+    """How much evidence a list of links needs to be taken for a listing of posts."""
+
+    min_teasers: int  #: distinct teaser links
+    min_title_words: int  #: words of each teaser title
+    min_mean_title_words: float  #: below it a group of links is a menu
+    list_is_body: bool  #: the items must weigh like the best body subtree
+    post_like: bool  #: the list must open the content and items carry more than a title
+    furniture_allowed: bool  #: lists in sidebars count (ranked after the others)
+
+
+#: Without a word from the URL: three teasers (two could be an article and its "next
+#: post"), real titles, the list is the content and looks like posts.
+STRICT_RULES = ListingRules(3, 2, 4.0, list_is_body=True, post_like=True, furniture_allowed=False)
+#: When the URL is a home, tag, category, archive or page-N address: a tag page may list a
+#: single post with a one-word title, next to a larger tag description.
+#: Some themes even put the newest post in an ``<aside id="featured">``.
+URL_RULES = ListingRules(1, 1, 1.0, list_is_body=False, post_like=False, furniture_allowed=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +153,28 @@ def _host(url: str) -> str:
     return url.split("//", 1)[1].split("/", 1)[0].rpartition("@")[2].lower()
 
 
+def _overlay_href(block: TextBlock) -> str | None:
+    """The target of a card whose link is an empty overlay ``<a>`` next to its heading
+    (Hugo PaperMod and other themes link the whole card, not the title)."""
+    if block.tag not in HEADING_TAGS:
+        return None
+    element: etree._Element | None = block.element.getparent()
+    for _ in range(CARD_LINK_DEPTH):
+        if element is None or element.tag in ("body", "main"):
+            return None
+        for anchor in select_elements(_EMPTY_LINKS, element):
+            return anchor.get("href")
+        element = element.getparent()
+    return None
+
+
 def _target(href: str | None, page_url: str | None) -> str | None:
     """The absolute same-site URL a teaser links to, or ``None`` for anything else."""
-    if not href or href.startswith(("#", "javascript:", "mailto:")):
+    if not href or href.startswith(("#", "javascript:", "mailto:")) or NOT_A_POST.search(href):
         return None
     host, page_host = _host(href), _host(page_url or "")
-    if host and page_host and host != page_host:
-        return None
+    if host and page_url and host != page_host:
+        return None  # another site (or, for a host-less page address, surely not this one)
     try:
         url = urljoin(page_url, href) if page_url else href
     except ValueError:
@@ -132,6 +182,12 @@ def _target(href: str | None, page_url: str | None) -> str | None:
     if page_url and url.split("#")[0].rstrip("/") == page_url.split("#")[0].rstrip("/"):
         return None
     return url
+
+
+def _menu(block: TextBlock, near_roles: int) -> bool:
+    if near_roles & MENU_ROLES:
+        return True
+    return any(a.tag in MENU_TAGS for a in block.element.iterancestors())
 
 
 def _furniture(block: TextBlock, near_roles: int) -> bool:
@@ -158,21 +214,28 @@ def _signature(block: TextBlock) -> tuple[str, ...]:
 class _Title:
     block: int
     url: str
+    to_listing: bool  #: the link leads to another listing (a tag page), not to a post
+    furniture: bool  #: in navigation, a sidebar, a footer, a related-links box
 
 
 def _title_groups(
-    view: BlockView, near_roles: np.ndarray, page_url: str | None
+    view: BlockView, near_roles: np.ndarray, page_url: str | None, rules: ListingRules
 ) -> dict[tuple[str, ...], list[_Title]]:
     groups: dict[tuple[str, ...], list[_Title]] = {}
     for block in view.blocks:
-        if not (TITLE_MIN_WORDS <= block.n_words <= TITLE_MAX_WORDS):
+        if not (rules.min_title_words <= block.n_words <= TITLE_MAX_WORDS):
             continue
-        if block.link_share < TITLE_MIN_LINK_SHARE:
+        href = _href(block) if block.link_share >= TITLE_MIN_LINK_SHARE else _overlay_href(block)
+        url = _target(href, page_url)
+        if url is None:
             continue
-        url = _target(_href(block), page_url)
-        if url is None or _furniture(block, int(near_roles[block.subtree])):
+        furniture = _furniture(block, int(near_roles[block.subtree]))
+        if furniture and (
+            not rules.furniture_allowed or _menu(block, int(near_roles[block.subtree]))
+        ):
             continue
-        groups.setdefault(_signature(block), []).append(_Title(block.index, url))
+        title = _Title(block.index, url, url_says_listing(url), furniture)
+        groups.setdefault(_signature(block), []).append(title)
     return groups
 
 
@@ -185,21 +248,30 @@ def url_says_listing(url: str | None) -> bool:
     except ValueError:
         return False
     path = parts.path + (f"?{parts.query}" if parts.query else "")
-    return bool(LISTING_PATH.search(path) or HOME_PATH.match(parts.path))
+    home = HOME_PATH.match(parts.path) and not parts.query  # "/?p=123" is a WordPress post
+    return bool(LISTING_PATH.search(path) or home)
 
 
-def _qualifies(view: BlockView, titles: list[_Title], least: int) -> bool:
-    if len({t.url for t in titles}) < least:
+def _qualifies(view: BlockView, titles: list[_Title], rules: ListingRules) -> bool:
+    if len({t.url for t in titles}) < rules.min_teasers:
         return False
     mean_words = sum(view.blocks[t.block].n_words for t in titles) / len(titles)
-    return mean_words >= MIN_MEAN_TITLE_WORDS
+    return mean_words >= rules.min_mean_title_words
 
 
 def _best_group(
-    view: BlockView, groups: dict[tuple[str, ...], list[_Title]], least: int
+    view: BlockView, groups: dict[tuple[str, ...], list[_Title]], rules: ListingRules
 ) -> list[_Title]:
-    usable = [g for g in groups.values() if _qualifies(view, g, least)]
-    return max(usable, key=lambda g: (len(g), -g[0].block), default=[])
+    usable = [g for g in groups.values() if _qualifies(view, g, rules)]
+    return max(usable, key=_group_rank, default=[])
+
+
+def _group_rank(titles: list[_Title]) -> tuple[int, int, int, int]:
+    """Lists outside the furniture first, then links to posts (a tag page's post list
+    beats its tag cloud), then size."""
+    posts = [t for t in titles if not t.to_listing]
+    in_content = sum(not t.furniture for t in posts)
+    return in_content, len(posts), len(titles), -titles[0].block
 
 
 def _ancestors(view: BlockView, subtree: int) -> list[int]:
@@ -315,29 +387,50 @@ class PageFindings:
     body_subtree: int  #: the best body subtree candidate (-1 when none)
 
 
+def listing_rules(url: str | None) -> ListingRules:
+    """The rules for a page: lenient when its URL says it lists posts."""
+    return URL_RULES if url_says_listing(url) else STRICT_RULES
+
+
+def _teaser_list(
+    view: BlockView, findings: PageFindings, url: str | None, rules: ListingRules
+) -> tuple[list[_Title], list[int]]:
+    """The best group of teaser titles and their items, ([], []) when there is none."""
+    titles = _best_group(view, _title_groups(view, findings.near_roles, url, rules), rules)
+    if not titles:
+        return [], []
+    titles, items = _consistent_items(view, titles, _item_subtrees(view, [t.block for t in titles]))
+    if len({t.url for t in titles}) < rules.min_teasers:
+        return [], []
+    return titles, items
+
+
+def _is_listing(
+    view: BlockView, findings: PageFindings, teasers: tuple[list[_Title], list[int]],
+    inside: np.ndarray, rules: ListingRules,
+) -> bool:  # fmt: skip
+    titles, items = teasers
+    kept, words = findings.kept, findings.words
+    if rules.list_is_body and not _list_is_body(view, items, findings.body_subtree):
+        return False
+    if not _mostly_inside(inside, kept, words):
+        return False
+    first = int(np.argmax(inside))
+    kept_before = float((words[:first] * kept[:first]).sum())
+    return not rules.post_like or _looks_like_posts(view, titles, items, kept_before)
+
+
 def find_listing(view: BlockView, findings: PageFindings, url: str | None) -> Listing | None:
     """The listing structure of a page, or ``None`` when the page is not a listing."""
-    near_roles, kept, words = findings.near_roles, findings.kept, findings.words
-    least = MIN_TEASERS_WITH_URL_HINT if url_says_listing(url) else MIN_TEASERS
-    titles = _best_group(view, _title_groups(view, near_roles, url), least)
+    rules = listing_rules(url)
+    titles, items = _teaser_list(view, findings, url, rules)
     if not titles:
-        return None
-    titles, items = _consistent_items(view, titles, _item_subtrees(view, [t.block for t in titles]))
-    if len({t.url for t in titles}) < least:
         return None
     inside = np.zeros(len(view.blocks), dtype=bool)
     for item in items:
         sub = view.subtrees[item]
         inside[sub.first_block : sub.last_block + 1] = True
-    if not _list_is_body(view, items, findings.body_subtree):
-        return None
-    if not _mostly_inside(inside, kept, words):
-        return None
-    first = int(np.argmax(inside))
-    kept_before = float((words[:first] * kept[:first]).sum())
-    if least > MIN_TEASERS_WITH_URL_HINT and not _looks_like_posts(
-        view, titles, items, kept_before
-    ):
+    if not _is_listing(view, findings, (titles, items), inside, rules):
         return None
     teasers = tuple(_teaser(view, t, item) for t, item in zip(titles, items, strict=True))
     return Listing(teasers, inside)

@@ -41,7 +41,9 @@ class Role(IntEnum):
     FIGURE = 17
 
 
-#: Class/id tokens by role. Sources: the boilerplate classes of Readability's
+#: Class/id tokens by role (layout words such as "top", "bottom", "left", "col" are left
+#: out: CSS frameworks use them for spacing and grids everywhere). Sources: the boilerplate
+#: classes of Readability's
 #: ``unlikelyCandidates``/``positive`` lists and of common CMS themes (WordPress, Blogger,
 #: Hugo, Jekyll, Drupal, news sites), in English and the common non-English variants.
 CLASS_VOCABULARY: dict[Role, frozenset[str]] = {
@@ -50,10 +52,10 @@ CLASS_VOCABULARY: dict[Role, frozenset[str]] = {
         "paging skip jump toc submenu dropdown tabs topnav mainnav subnav".split()
     ),
     Role.HEADER: frozenset(
-        "header masthead banner topbar branding logo brand top hdr kopf".split()
+        "header masthead banner topbar branding logo brand hdr kopf".split()
     ),
     Role.FOOTER: frozenset(
-        "footer copyright colophon bottom legal imprint impressum fusszeile foot ftr".split()
+        "footer copyright colophon legal imprint impressum fusszeile foot ftr".split()
     ),
     Role.SIDEBAR: frozenset(
         "sidebar aside widget widgets rail sidebox secondary complementary blogroll "

@@ -64,14 +64,17 @@ def parse_html(text: str) -> etree._Element:
 
 
 def clean_dom(root: etree._Element) -> etree._Element:
-    """Drop invisible parts in place and return the ``<body>`` (or the root without one)."""
+    """Drop invisible parts in place and return the ``<body>`` (an empty one is added to a
+    document that has none, such as a redirect stub with a ``<head>`` only)."""
     etree.strip_elements(root, *DROPPED_TAGS, etree.Comment, etree.PI, with_tail=False)
     for element in select_elements(HIDDEN_XPATH, root):
         parent = element.getparent()
         if parent is not None and _hidden(element):
             _remove_keep_tail(element, parent)
     body = root.find("body")
-    return body if body is not None else root
+    if body is None:  # a page with a head only (a redirect stub): nothing visible
+        body = etree.SubElement(root, "body")
+    return body
 
 
 def _hidden(element: etree._Element) -> bool:
