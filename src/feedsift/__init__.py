@@ -4,7 +4,7 @@
 >>> article = feedsift.extract("<html><body><article><h1>Hi</h1><p>...</p></article></body></html>")
 """
 
-from feedsift.api import extract
+from feedsift.api import bundled_extractor, extract
 from feedsift.errors import (
     DatasetError,
     FeedsiftError,
@@ -14,6 +14,8 @@ from feedsift.errors import (
     NotFittedError,
 )
 from feedsift.extractors.base import ExtractOptions, PageExtractor
+from feedsift.extractors.model import ModelBundle, load_bundle
+from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.blocks import BlockView, Subtree, TextBlock, text_blocks
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import (
@@ -23,6 +25,7 @@ from feedsift.records import (
     FieldSource,
     PageKind,
     Provenance,
+    SourceKind,
     Teaser,
 )
 
@@ -39,17 +42,22 @@ __all__ = [
     "FetchError",
     "FieldSource",
     "InputError",
+    "LearnedPageExtractor",
+    "ModelBundle",
     "ModelError",
     "NotFittedError",
     "PageExtractor",
     "PageKind",
     "ParsedPage",
     "Provenance",
+    "SourceKind",
     "Subtree",
     "Teaser",
     "TextBlock",
     "__version__",
+    "bundled_extractor",
     "extract",
+    "load_bundle",
     "parse_page",
     "text_blocks",
 ]

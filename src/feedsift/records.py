@@ -15,6 +15,7 @@ __all__ = [
     "PageKind",
     "PartKind",
     "Provenance",
+    "SourceKind",
     "Teaser",
 ]
 
@@ -39,12 +40,18 @@ class BodyPart:
     level: int = 0  #: heading level 1-6 for headings, else 0
 
 
+#: The mechanisms a metadata field can come from.
+SourceKind = Literal[
+    "json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag"
+]
+
+
 @dataclass(frozen=True, slots=True)
 class FieldSource:
     """Where one metadata field came from: ``source`` names the mechanism, ``detail`` the key."""
 
     field: str
-    source: Literal["json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag"]
+    source: SourceKind
     detail: str = ""
 
 

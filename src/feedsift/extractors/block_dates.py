@@ -41,10 +41,11 @@ def date_near_title(view: BlockView, signals: PageSignals, title: int) -> dateti
     near = signals.roles.near
     for i in _window(signals, title):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or not DATE_TEXT.search(block.text):
+        match = DATE_TEXT.search(block.text) if block.n_words <= MAX_WORDS else None
+        if match is None:
             continue
         if near[block.subtree] & _META or BYLINE_START.match(block.text) or block.n_words <= 6:
-            found = parse_datetime(DATE_TEXT.search(block.text).group(0))  # type: ignore[union-attr]
+            found = parse_datetime(match.group(0))
             if found is not None:
                 return found
     return None

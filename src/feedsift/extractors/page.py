@@ -30,7 +30,7 @@ from feedsift.metadata import PageMetadata, read_metadata
 from feedsift.metadata.dates import htmldate_published
 from feedsift.parsing.layout import LayoutProvider
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance
+from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance, SourceKind
 
 __all__ = [
     "DEFAULT_BLOCK_THRESHOLD",
@@ -43,6 +43,11 @@ __all__ = [
 DEFAULT_MODEL_PATH = Path(str(files("feedsift") / "models" / "page-model.npz"))
 #: Content probability from which a block is kept, unless the bundle says otherwise.
 DEFAULT_BLOCK_THRESHOLD = 0.5
+#: Where a ranked title string was first seen, as a provenance source (else the title block).
+_TITLE_SOURCES: dict[str, SourceKind] = {
+    "json-ld": "json-ld", "opengraph": "opengraph", "meta": "meta", "dom": "dom",
+    "title-tag": "title-tag",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,21 +123,23 @@ class LearnedPageExtractor:
         block_source = FieldSource("title", "model", "title block")
         if meta is None:
             return block_title, block_source if block_title else None
-        option = choose_title_text(meta, block_title, decision.title_score, self._ranker,
-                                   page.url)
+        option = choose_title_text(meta, block_title, decision.title_score, self._ranker, page.url)
         if option is None:
             return None, None
         source, _, detail = option.first.partition("/")
-        if source == "block":
+        known = _TITLE_SOURCES.get(source)
+        if known is None:
             return option.text, block_source
-        return option.text, FieldSource("title", source, f"{detail} (ranked)")  # type: ignore[arg-type]
+        return option.text, FieldSource("title", known, f"{detail} (ranked)")
 
     def _article(
         self, page: ParsedPage, decision: BlockDecision, listing: Listing | None,
         comments: tuple[Comment, ...], meta: PageMetadata | None,
     ) -> Article:  # fmt: skip
-        body = () if listing else assemble_body(
-            [page.view.blocks[i] for i in np.flatnonzero(decision.content)]
+        body = (
+            ()
+            if listing
+            else assemble_body([page.view.blocks[i] for i in np.flatnonzero(decision.content)])
         )
         kind = PageKind.LISTING if listing else (PageKind.ARTICLE if body else PageKind.EMPTY)
         title, title_source = self._title_text(page, decision, meta)
