@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -137,3 +139,110 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/golden/*.json from the current extractor (review the diff!)",
     )
+
+
+# --- scripted loopback servers for the fetcher: answers in sequence, timed requests --------
+
+
+@dataclass
+class Reply:
+    """One answer of a :class:`ScriptedServer`."""
+
+    body: bytes = b""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  #: seconds to wait before answering
+    reset: bool = False  #: drop the connection with a TCP reset instead of answering
+    content_type: str | None = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One request a :class:`ScriptedServer` received, with server-side times (monotonic)."""
+
+    path: str
+    headers: dict[str, str]
+    began: float  #: when the request line had been read
+    answered: float  #: when the answer began (after the reply's delay), before its bytes
+
+
+class _ScriptedHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    scripts: dict[str, list[Reply]]
+    hits: list[Hit]
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """Clients hang up early and resets are on purpose: no tracebacks."""
+
+
+class _ScriptedHandler(BaseHTTPRequestHandler):
+    server: _ScriptedHTTPServer
+
+    def do_GET(self) -> None:
+        began = time.monotonic()
+        script = self.server.scripts.get(self.path) or [Reply(b"not found", 404)]
+        reply = script.pop(0) if len(script) > 1 else script[0]  # the last reply repeats
+        if reply.delay:
+            time.sleep(reply.delay)
+        self.server.hits.append(Hit(self.path, dict(self.headers.items()), began, time.monotonic()))
+        if reply.reset:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return
+        self.send_response(reply.status)
+        headers = dict(reply.headers)
+        if reply.content_type is not None:
+            headers.setdefault("Content-Type", reply.content_type)
+        headers.setdefault("Content-Length", str(len(reply.body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Keep test output quiet."""
+
+
+class ScriptedServer:
+    """A real HTTP server on 127.0.0.1 that answers each path with a script of replies."""
+
+    def __init__(self, server: _ScriptedHTTPServer) -> None:
+        self._server = server
+        self.port = int(server.server_address[1])
+        self.base_url = f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def script(self, path: str, *replies: Reply) -> str:
+        """Answer ``path`` with ``replies`` in turn, the last one from then on; return the URL."""
+        self._server.scripts[path] = list(replies) or [Reply()]
+        return self.url(path)
+
+    def hits(self, path: str | None = None) -> list[Hit]:
+        """The requests received (for ``path`` only, if given), in arrival order."""
+        hits = sorted(self._server.hits, key=lambda hit: hit.began)
+        return [hit for hit in hits if path is None or hit.path == path]
+
+
+@pytest.fixture
+def scripted() -> Iterator[Callable[[], ScriptedServer]]:
+    """Start scripted loopback servers on demand (each one is a host of its own)."""
+    servers: list[_ScriptedHTTPServer] = []
+
+    def start() -> ScriptedServer:
+        server = _ScriptedHTTPServer(("127.0.0.1", 0), _ScriptedHandler)
+        server.scripts, server.hits = {}, []
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+        servers.append(server)
+        return ScriptedServer(server)
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+

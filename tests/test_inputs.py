@@ -164,7 +164,7 @@ def test_load_url_from_loopback(web: LoopbackServer) -> None:
     web.route("/p.html", b"<p>served</p>", headers={"Content-Type": "text/html; charset=latin-1"})
     start = web.redirect("/go", "/p.html")
     (source,) = resolve_inputs([start]).sources
-    loaded = load_input(source)
+    loaded = load_input(source, LoadOptions(allow_private=True))
     assert loaded.data == b"<p>served</p>"
     assert loaded.url == web.url("/p.html")  # the final URL, to resolve links against
     assert loaded.content_type == "text/html; charset=latin-1"
@@ -173,4 +173,10 @@ def test_load_url_from_loopback(web: LoopbackServer) -> None:
 def test_load_url_failure_is_a_fetch_error(web: LoopbackServer) -> None:
     (source,) = resolve_inputs([web.url("/missing.html")]).sources
     with pytest.raises(FetchError, match="HTTP 404"):
+        load_input(source, LoadOptions(allow_private=True))
+
+
+def test_loopback_is_refused_by_default(web: LoopbackServer) -> None:
+    (source,) = resolve_inputs([web.url("/missing.html")]).sources
+    with pytest.raises(FetchError, match="allow-private"):
         load_input(source)

@@ -1,18 +1,25 @@
 """One exception hierarchy for feedsift.
 
 Library code raises these; the CLI and the batch runners decide what to do with them
-(report one line on stderr, go on with the next input, set the exit status).
+(report one line on stderr, go on with the next input, set the exit status). The message
+of every error is the one-line reason shown to the user.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "ConfigError",
     "DatasetError",
+    "FeedError",
     "FeedsiftError",
     "FetchError",
+    "HttpStatusError",
     "InputError",
     "ModelError",
     "NotFittedError",
+    "RobotsDisallowedError",
+    "StorageError",
+    "UnsafeAddressError",
 ]
 
 
@@ -26,6 +33,35 @@ class InputError(FeedsiftError):
 
 class FetchError(FeedsiftError):
     """A URL could not be fetched (network, status, size or redirect limits)."""
+
+
+class HttpStatusError(FetchError):
+    """The server answered with an error status; ``retry_after`` is its wish in seconds."""
+
+    def __init__(self, message: str, status: int, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+class RobotsDisallowedError(FetchError):
+    """The site's ``robots.txt`` does not allow us this URL."""
+
+
+class UnsafeAddressError(FetchError):
+    """The URL (or a redirect, or a DNS answer) leads to a private, loopback or local address."""
+
+
+class FeedError(FeedsiftError):
+    """A feed (RSS, Atom, JSON Feed) or a subscription list cannot be read."""
+
+
+class StorageError(FeedsiftError):
+    """The database cannot be opened, is of an unknown schema version, or a write failed."""
+
+
+class ConfigError(FeedsiftError):
+    """A user-supplied configuration file (such as URL-key rules) is malformed."""
 
 
 class ModelError(FeedsiftError):

@@ -192,6 +192,11 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         help=f"give up on a URL after this long (default {DEFAULT_TIMEOUT:g})",
     )
     group.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="fetch private, loopback and link-local addresses too (refused by default)",
+    )
+    group.add_argument(
         "--ignore-robots",
         action="store_true",
         help="fetch URLs even where the site's robots.txt disallows it",
@@ -278,6 +283,7 @@ def _settings(args: argparse.Namespace) -> ExtractSettings:
         max_bytes=int(args.max_size * MIB),
         timeout=args.timeout,
         check_robots=not args.ignore_robots,
+        allow_private=args.allow_private,
     )
     options = ExtractOptions(
         include_comments=args.comments,

@@ -95,6 +95,7 @@ class LoadOptions:
     max_bytes: int = MAX_INPUT_BYTES
     timeout: float = DEFAULT_TIMEOUT
     check_robots: bool = True
+    allow_private: bool = False  #: fetch private and loopback addresses (SSRF guard off)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +244,7 @@ def load_input(source: InputSource, options: LoadOptions = LoadOptions()) -> Loa
             timeout=options.timeout,
             max_bytes=options.max_bytes,
             check_robots=options.check_robots,
+            allow_private=options.allow_private,
         )
         return LoadedInput(source, page.body, page.final_url, page.content_type)
     if source.kind == "stdin":
