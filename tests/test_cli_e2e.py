@@ -64,7 +64,7 @@ def test_url_on_loopback(
     capsys: pytest.CaptureFixture[str], web: LoopbackServer, article_html: bytes
 ) -> None:
     url = web.route("/2023/10/lighthouse.html", article_html)
-    status, out, err = run(capsys, "extract", url, "--format", "json")
+    status, out, err = run(capsys, "extract", url, "--format", "json", "--allow-private")
     assert (status, err) == (0, "")
     data = json.loads(out)
     assert data["input"] == url and data["url"] == url
@@ -76,7 +76,9 @@ def test_failed_url_does_not_stop_the_batch(
 ) -> None:
     good = web.route("/good.html", article_html)
     slow = web.route("/slow.html", article_html, delay=2.0)
-    status, out, err = run(capsys, "extract", web.url("/gone.html"), slow, good, "--timeout", "0.3")
+    status, out, err = run(
+        capsys, "extract", web.url("/gone.html"), slow, good, "--timeout", "0.3", "--allow-private"
+    )
     assert status == 1
     assert out.count("==> ") == 1 and ARTICLE_SENTENCE in out
     assert err.splitlines() == [
@@ -90,10 +92,10 @@ def test_robots_and_ignore_robots(
 ) -> None:
     web.route("/robots.txt", b"User-agent: *\nDisallow: /\n", content_type="text/plain")
     url = web.route("/post.html", article_html)
-    status, out, err = run(capsys, "extract", url)
+    status, out, err = run(capsys, "extract", url, "--allow-private")
     assert (status, out) == (1, "")
     assert err == f"feedsift: {url}: disallowed by {web.base_url}/robots.txt\n"
-    status, out, _ = run(capsys, "extract", url, "--ignore-robots")
+    status, out, _ = run(capsys, "extract", url, "--ignore-robots", "--allow-private")
     assert status == 0 and ARTICLE_SENTENCE in out
 
 
@@ -184,8 +186,8 @@ def test_a_model_error_stops_the_run_with_one_line(
     assert target.read_text() == "earlier results\n"
 
 
-def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "demo")
+def test_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "examples")
     assert (status, err) == (0, "")
     for name in ("blog-post.html", "news-article.html", "blog-home.html", "artikel-de.html"):
         assert f"== {name}: " in out
@@ -193,17 +195,17 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
     assert "The example pages are in" in out
 
 
-def test_demo_formats(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "demo", "--format", "json")
+def test_examples_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "examples", "--format", "json")
     items = json.loads(out)
     assert status == 0 and len(items) == 4
     assert "Marlow reservoir" in items[1]["text"]
-    status, out, _ = run(capsys, "demo", "blog-home", "news-article", "-f", "jsonl")
+    status, out, _ = run(capsys, "examples", "blog-home", "news-article", "-f", "jsonl")
     assert [json.loads(line)["input"] for line in out.splitlines()] == [
         "news-article.html",
         "blog-home.html",
     ]
-    status, _, err = run(capsys, "demo", "nope")
+    status, _, err = run(capsys, "examples", "nope")
     assert status == 2 and "no example 'nope'" in err
 
 

@@ -4,14 +4,24 @@
 >>> article = feedsift.extract("<html><body><article><h1>Hi</h1><p>...</p></article></body></html>")
 """
 
+from feedsift._version import __version__
+from feedsift.acquisition import Fetcher, FetchPolicy, FetchResult, ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor, extract
+from feedsift.crawl import ArrivalExtraction, Crawler, CrawlOptions, SessionSettings, run_session
+from feedsift.dedup import history_key, url_key
 from feedsift.errors import (
+    ConfigError,
     DatasetError,
+    FeedError,
     FeedsiftError,
     FetchError,
+    HttpStatusError,
     InputError,
     ModelError,
     NotFittedError,
+    RobotsDisallowedError,
+    StorageError,
+    UnsafeAddressError,
 )
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.model import ModelBundle, load_bundle
@@ -28,19 +38,27 @@ from feedsift.records import (
     SourceKind,
     Teaser,
 )
-
-__version__ = "0.1.0"
+from feedsift.storage import Store
 
 __all__ = [
+    "ArrivalExtraction",
     "Article",
     "BlockView",
     "BodyPart",
     "Comment",
+    "ConfigError",
+    "CrawlOptions",
+    "Crawler",
     "DatasetError",
     "ExtractOptions",
+    "FeedError",
     "FeedsiftError",
     "FetchError",
+    "FetchPolicy",
+    "FetchResult",
+    "Fetcher",
     "FieldSource",
+    "HttpStatusError",
     "InputError",
     "LearnedPageExtractor",
     "ModelBundle",
@@ -48,16 +66,26 @@ __all__ = [
     "NotFittedError",
     "PageExtractor",
     "PageKind",
+    "ParsedFeed",
     "ParsedPage",
     "Provenance",
+    "RobotsDisallowedError",
+    "SessionSettings",
     "SourceKind",
+    "StorageError",
+    "Store",
     "Subtree",
     "Teaser",
     "TextBlock",
+    "UnsafeAddressError",
     "__version__",
     "bundled_extractor",
     "extract",
+    "history_key",
     "load_bundle",
+    "parse_feed",
     "parse_page",
+    "run_session",
     "text_blocks",
+    "url_key",
 ]

@@ -1,4 +1,4 @@
-"""``feedsift demo``: extract the example pages bundled with the package and show the result.
+"""``feedsift examples``: extract the example pages bundled with the package and show the result.
 
 No network and no data needed: the pages ship inside the package (``feedsift/examples``).
 The default output is a short readable summary per page; ``--format`` prints the full
@@ -78,10 +78,10 @@ listing page."""
 
 EPILOG = """\
 examples:
-  feedsift demo                       a short summary of each example page
-  feedsift demo news-article          only one example
-  feedsift demo --format json         the full result, as the extract command writes it
-  feedsift demo blog-post --comments --format markdown
+  feedsift examples                   a short summary of each example page
+  feedsift examples news-article      only one example
+  feedsift examples --format json     the full result, as the extract command writes it
+  feedsift examples blog-post --comments --format markdown
 
 The example pages are installed with feedsift; their folder is printed at the end of the
 summary, so you can run `feedsift extract` on them yourself.
@@ -89,10 +89,10 @@ summary, so you can run `feedsift extract` on them yourself.
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``feedsift demo`` to the command line."""
+    """Add ``feedsift examples`` to the command line."""
     parser = subparsers.add_parser(
-        "demo",
-        help="show what feedsift extracts from bundled example pages",
+        "examples",
+        help="show what feedsift extracts from bundled example pages (no network)",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -17,16 +17,22 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
-from feedsift import __version__
+from feedsift._version import __version__
 from feedsift.cli import (
     EXIT_BROKEN_PIPE,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     bench_cmd,
+    crawl_cmd,
     demo_cmd,
+    examples_cmd,
+    export_cmd,
     extract_cmd,
+    feeds_cmd,
     report,
+    show_cmd,
+    stats_cmd,
     train_cmd,
 )
 from feedsift.errors import FeedsiftError
@@ -37,16 +43,21 @@ DESCRIPTION = """\
 feedsift turns blog and news pages into clean articles: title, body text, authors, dates
 and tags, without the navigation, ads, share buttons, related links and comments around
 them. It reads saved pages, folders of them, URLs and stdin, and writes plain text, JSON,
-JSON Lines, Markdown or HTML."""
+JSON Lines, Markdown or HTML. Subscribed to feeds, it polls them politely, stores each new
+post once (URL keys, content fingerprints) and extracts it on arrival."""
 
 EPILOG = """\
 examples:
-  feedsift demo                         what feedsift makes of a few bundled example pages
+  feedsift demo                         the whole pipeline on a loopback test web (< 1 min)
+  feedsift examples                     what feedsift makes of a few bundled example pages
   feedsift extract page.html            the article of a saved page, as plain text
   feedsift extract https://example.org/2024/05/some-post --format markdown
   feedsift extract pages/ -o out/ -j 4  every page under pages/ into out/, 4 processes
   feedsift extract pages/ --format jsonl > articles.jsonl
   curl -s https://example.org/ | feedsift extract --url https://example.org/
+  feedsift feeds add https://blog.example.org/   subscribe (the feed is found for you)
+  feedsift watch                        poll, store and extract until Ctrl-C
+  feedsift export --since 24h > new.jsonl
   feedsift COMMAND --help               every option of a command, with examples
 
 exit status:
@@ -55,7 +66,10 @@ exit status:
 """
 
 #: The command modules; each adds its sub-parser with ``register(subparsers)``.
-COMMANDS = (extract_cmd, demo_cmd, bench_cmd, train_cmd)
+COMMANDS = (
+    demo_cmd, extract_cmd, feeds_cmd, crawl_cmd, export_cmd, stats_cmd, show_cmd,
+    examples_cmd, bench_cmd, train_cmd,
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:

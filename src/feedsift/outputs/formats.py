@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, TextIO, get_args
 
-from feedsift import __version__
+from feedsift._version import __version__
 from feedsift.outputs.serialize import JsonValue, article_to_dict
 from feedsift.records import Article, BodyPart, Comment, Teaser
 

@@ -1,0 +1,81 @@
+"""``feedsift stats``: per-feed and per-site counts, errors and timings of the database."""
+
+from __future__ import annotations
+
+import argparse
+
+from feedsift.cli import EXIT_OK, Subparsers
+from feedsift.cli.store_args import add_db_argument
+from feedsift.storage import FeedStats, SiteStats, Store, feed_stats, site_stats
+
+__all__ = ["register"]
+
+DESCRIPTION = """\
+Show what the database holds: per feed, its items by state (stored, duplicate, failed,
+pending), polls and error state; per site, documents, articles, duplicates found on
+arrival and mean fetch and extraction times; then the latest errors."""
+
+EXAMPLES = """\
+examples:
+  feedsift stats                  the default database (feedsift.db)
+  feedsift stats --errors 50      and the 50 latest errors
+"""
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "stats", help="counts, errors and timings per feed and per site",
+        description=DESCRIPTION, epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    parser.add_argument(
+        "--errors",
+        type=int,
+        default=10,
+        metavar="N",
+        help="show the N latest errors (default: %(default)s)",
+    )
+    add_db_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with Store(args.db, create=False) as store:
+        feeds = feed_stats(store.connection)
+        sites = site_stats(store.connection)
+        errors = store.errors.recent(args.errors)
+    print(f"database: {args.db}\n")
+    print("\n".join(feed_lines(feeds)) + "\n")
+    print("\n".join(site_lines(sites)) + "\n")
+    print(f"latest errors ({len(errors)}):")
+    for error in errors:
+        print(f"  {error.at:%Y-%m-%d %H:%M:%S} {error.stage:7} {error.url}: {error.reason}")
+    return EXIT_OK
+
+
+def feed_lines(feeds: list[FeedStats]) -> list[str]:
+    lines = [f"{'feed':60} {'items':>5} {'stored':>6} {'dup':>4} {'fail':>4} {'pend':>4} "
+             f"{'polls':>5} {'s/poll':>6}  state"]  # fmt: skip
+    for f in feeds:
+        state = f"failing x{f.error_count}: {f.last_error}" if f.error_count else "ok"
+        lines.append(
+            f"{_clip(f.url, 60):60} {f.items:5} {f.stored:6} {f.duplicates:4} {f.failed:4} "
+            f"{f.pending:4} {f.polls:5} {f.mean_poll_seconds:6.2f}  {state}"
+        )
+    return lines
+
+
+def site_lines(sites: list[SiteStats]) -> list[str]:
+    lines = [f"{'site':32} {'docs':>5} {'articles':>8} {'exact':>5} {'near':>5} {'lists':>5} "
+             f"{'fetch s':>7} {'extract s':>9} {'errors':>6}"]  # fmt: skip
+    for s in sites:
+        lines.append(
+            f"{_clip(s.site, 32):32} {s.documents:5} {s.articles:8} {s.exact_duplicates:5} "
+            f"{s.near_duplicates:5} {s.listings:5} {s.mean_fetch_seconds:7.3f} "
+            f"{s.mean_extract_seconds:9.3f} {s.errors:6}"
+        )
+    return lines
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

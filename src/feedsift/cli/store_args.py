@@ -1,0 +1,66 @@
+"""Command-line options shared by the commands that use the database or fetch pages."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from feedsift.acquisition.fetcher import FetchPolicy
+from feedsift.storage import DEFAULT_DB
+
+__all__ = ["DB_ENV", "add_db_argument", "add_fetch_arguments", "default_db", "fetch_policy"]
+
+#: Environment variable naming the database when ``--db`` is not given.
+DB_ENV = "FEEDSIFT_DB"
+_POLICY = FetchPolicy()
+
+
+def default_db() -> Path:
+    return Path(os.environ.get(DB_ENV) or DEFAULT_DB)
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", type=Path, default=default_db(), metavar="PATH",
+        help=f"the feedsift database (default: ${DB_ENV} or %(default)s)",
+    )  # fmt: skip
+
+
+def add_fetch_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("politeness and safety")
+    group.add_argument(
+        "--delay",
+        type=float,
+        default=_POLICY.min_delay,
+        metavar="SECONDS",
+        help="least time between two requests to one host; robots.txt "
+        "crawl-delay can raise it (default: %(default)s)",
+    )
+    group.add_argument(
+        "--per-host",
+        type=int,
+        default=_POLICY.per_host,
+        metavar="N",
+        help="requests at once to one host (default: %(default)s)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=float,
+        default=_POLICY.timeout,
+        metavar="SECONDS",
+        help="limit for one fetch, redirects and body included (default: %(default)s)",
+    )
+    group.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="fetch private, loopback and link-local addresses too (refused by "
+        "default: a feed must not make feedsift probe your network)",
+    )
+
+
+def fetch_policy(args: argparse.Namespace) -> FetchPolicy:
+    return FetchPolicy(
+        min_delay=max(0.0, args.delay), per_host=max(1, args.per_host),
+        timeout=args.timeout, allow_private=args.allow_private,
+    )  # fmt: skip

@@ -1,0 +1,28 @@
+"""The crawl: feeds polled, pages fetched, keyed, stored and extracted on arrival.
+
+``crawler.Crawler`` runs the stages over one store; ``session.run_session`` wires it with a
+fetcher and an extraction pool for ``feedsift crawl`` and ``feedsift watch``;
+``extraction`` is the hook where page-level and site-level extractors plug in;
+``subscribe`` turns a user's URL into a feed to poll.
+"""
+
+from feedsift.crawl.crawler import Crawler, CrawlOptions
+from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
+from feedsift.crawl.report import CrawlCounts, StageTimes
+from feedsift.crawl.session import SessionSettings, run_session
+from feedsift.crawl.subscribe import FoundFeed, find_feed, subscribe
+
+__all__ = [
+    "ArrivalExtraction",
+    "CrawlCounts",
+    "CrawlOptions",
+    "Crawler",
+    "ExtractionJob",
+    "ExtractionOutcome",
+    "FoundFeed",
+    "SessionSettings",
+    "StageTimes",
+    "find_feed",
+    "run_session",
+    "subscribe",
+]

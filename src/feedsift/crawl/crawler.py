@@ -1,0 +1,368 @@
+"""The crawl: poll feeds, fetch new items' pages, key and store them, extract on arrival.
+
+This is the pipeline of the URL Tree paper's acquisition side, one step per method:
+
+1. **poll** a feed with a conditional GET; parse it; every entry becomes an item keyed by
+   its *history key* (title, description, publication date), so it is fetched once;
+2. **fetch** each new item's page politely (the :class:`~feedsift.acquisition.fetcher.Fetcher`
+   keeps per-host limits, robots.txt and retries);
+3. **key** the page by its *URL key* (response URL, title hash, sorted query, rule list);
+   a page whose key is stored already is a duplicate of that document, not a new one;
+4. **store** the raw page, in one transaction with its item's new state;
+5. **extract** it (off the event loop) and store the article, marking exact and near
+   duplicates of earlier articles of the same site.
+
+Each step commits before the next starts, so a killed crawl resumes where it stopped: items
+still ``new`` are fetched, documents without an article are extracted, and the unique keys
+of items, documents and articles make a repeated step a no-op instead of a duplicate.
+Failures are recorded against their feed or page, and the crawl goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from feedsift.acquisition.feeds import FeedEntry, ParsedFeed, parse_feed
+from feedsift.acquisition.fetcher import Fetcher, FetchResult, Validators
+from feedsift.acquisition.schedule import Schedule
+from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
+from feedsift.crawl.report import CrawlCounts, Listener
+from feedsift.dedup.fingerprint import NearDuplicateIndex
+from feedsift.dedup.history import history_key
+from feedsift.dedup.rules import QueryRule
+from feedsift.dedup.site import site_of
+from feedsift.dedup.urlkeys import url_key
+from feedsift.errors import (
+    FeedsiftError,
+    FetchError,
+    HttpStatusError,
+    RobotsDisallowedError,
+    UnsafeAddressError,
+)
+from feedsift.storage import (
+    ErrorRecord,
+    FeedRecord,
+    FeedUpdate,
+    ItemRecord,
+    NewArticle,
+    NewDocument,
+    NewItem,
+    Stage,
+    Store,
+)
+
+__all__ = ["FEED_ACCEPT", "PAGE_KINDS", "CrawlOptions", "Crawler"]
+
+#: What we ask feed URLs for: every feed format first, then any XML, then anything.
+FEED_ACCEPT = (
+    "application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml,"
+    " application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
+)
+#: Media types an item's page may have; anything else (PDF, images) is recorded and skipped.
+PAGE_KINDS = frozenset({"text/html", "application/xhtml+xml"})
+#: HTTP statuses after which asking again soon is pointless (gone, forbidden, not found...).
+RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlOptions:
+    """How much runs at once, how often a failing page is retried, and the polling bounds."""
+
+    schedule: Schedule = field(default_factory=Schedule)
+    feeds_at_once: int = 8  #: feeds polled in parallel (per-host limits are the fetcher's)
+    pages_at_once: int = 16  #: page fetches in flight over all hosts
+    max_item_attempts: int = 3  #: polls in which a failing page is tried before giving up
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Crawler:
+    """One crawl over a store: an explicit object owning its duplicate indexes and counts."""
+
+    def __init__(  # noqa: PLR0913 - the stage objects a crawl is made of, all keyword-only
+        self,
+        store: Store,
+        fetcher: Fetcher,
+        extraction: ArrivalExtraction,
+        *,
+        rules: Sequence[QueryRule],
+        options: CrawlOptions | None = None,
+        listener: Listener | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.store, self.fetcher, self.extraction = store, fetcher, extraction
+        self.rules = tuple(rules)
+        self.options = options or CrawlOptions()
+        self.counts = CrawlCounts()
+        self.stop = asyncio.Event()
+        self._listener = listener
+        self._clock = clock
+        self._pages = asyncio.Semaphore(self.options.pages_at_once)
+        self._indexes: dict[str, NearDuplicateIndex] = {}
+        self._extracting: set[asyncio.Task[None]] = set()
+
+    # -- rounds -------------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """Extract the documents a previous, interrupted crawl stored but did not extract."""
+        for document_id in self.store.documents.without_article():
+            record = self.store.documents.get(document_id)
+            if record is not None:
+                self._start_extraction(document_id, record.document)
+        await self.drain()
+
+    async def run_round(self, feeds: Sequence[FeedRecord]) -> None:
+        """Poll ``feeds`` (several at once), fetch their new pages, extract them."""
+        gate = asyncio.Semaphore(self.options.feeds_at_once)
+
+        async def one(feed: FeedRecord) -> None:
+            async with gate:
+                if not self.stop.is_set():
+                    await self.poll_feed(feed)
+                    await self.fetch_pending(feed.id)
+
+        await asyncio.gather(*(one(feed) for feed in feeds))
+        await self.drain()
+
+    async def drain(self) -> None:
+        """Wait until every extraction started so far is stored."""
+        while self._extracting:
+            await asyncio.gather(*list(self._extracting))
+
+    # -- feeds --------------------------------------------------------------------------
+
+    async def poll_feed(self, feed: FeedRecord) -> None:
+        """Fetch and parse one feed; store its new items and its next poll time."""
+        started = time.perf_counter()
+        now = self._clock()
+        try:
+            result = await self.fetcher.fetch(
+                feed.url, validators=Validators(feed.etag, feed.last_modified), accept=FEED_ACCEPT
+            )
+            parsed = (
+                None
+                if result.not_modified
+                else parse_feed(result.body, result.response_url, result.content_type)
+            )
+        except FeedsiftError as exc:
+            self._feed_failed(feed, exc, now, time.perf_counter() - started)
+            return
+        self._feed_polled(feed, result, parsed, now, time.perf_counter() - started)
+
+    def _feed_polled(
+        self,
+        feed: FeedRecord,
+        result: FetchResult,
+        parsed: ParsedFeed | None,
+        now: datetime,
+        seconds: float,
+    ) -> None:
+        self.counts.feeds_polled += 1
+        self.counts.feeds_unchanged += parsed is None
+        self.counts.times.feeds += seconds
+        self.counts.times.wait += result.waited
+        self.counts.bytes_fetched += len(result.body)
+        published = [entry.published for entry in parsed.entries] if parsed else []
+        interval = self.options.schedule.interval(published) if parsed else feed.interval
+        update = FeedUpdate(
+            polled_at=now,
+            next_poll_at=self.options.schedule.next_time(now, interval),
+            interval=interval,
+            seconds=seconds,
+            status=result.status,
+            etag=result.validators.etag,
+            last_modified=result.validators.last_modified,
+            title=parsed.title if parsed else None,
+            format=parsed.format if parsed else None,
+            site_url=parsed.site_url if parsed else None,
+        )
+        items = _new_items(parsed) if parsed else []
+        with self.store.transaction():
+            new = self.store.items.add(feed.id, feed.site, items, now)
+            self.store.feeds.update(feed.id, update)
+        self.counts.new_items += new
+        self._tell("feed", f"{feed.url}: {new} new items" if parsed else f"{feed.url}: unchanged")
+
+    def _feed_failed(
+        self, feed: FeedRecord, error: FeedsiftError, now: datetime, seconds: float
+    ) -> None:
+        self.counts.feeds_polled += 1
+        self.counts.feed_errors += 1
+        self.counts.times.feeds += seconds
+        retry_after = error.retry_after if isinstance(error, HttpStatusError) else None
+        wait = self.options.schedule.after_error(feed.error_count + 1, retry_after)
+        status = error.status if isinstance(error, HttpStatusError) else None
+        update = FeedUpdate(
+            polled_at=now,
+            next_poll_at=self.options.schedule.next_time(now, wait),
+            interval=feed.interval,
+            seconds=seconds,
+            status=status,
+            error=str(error),
+        )
+        with self.store.transaction():
+            self.store.feeds.update(feed.id, update)
+            self._record_error("feed", feed.id, feed.url, str(error), now)
+
+    # -- pages --------------------------------------------------------------------------
+
+    async def fetch_pending(self, feed_id: int) -> None:
+        """Fetch the pages of the feed's items not fetched yet (new, or failed before)."""
+        pending = self.store.items.pending(feed_id)
+        await asyncio.gather(*(self._fetch_item(item) for item in pending))
+
+    async def _fetch_item(self, item: ItemRecord) -> None:
+        async with self._pages:
+            if self.stop.is_set():
+                return
+            if item.url is None:
+                self._item_failed(item, FetchError("the feed item has no link"), final=True)
+                return
+            if self._known_duplicate(item, item.url):
+                return
+            try:
+                result = await self.fetcher.fetch(item.url, kinds=PAGE_KINDS)
+            except FetchError as exc:
+                final = _is_permanent(exc) or item.attempts + 1 >= self.options.max_item_attempts
+                self._item_failed(item, exc, final=final)
+                return
+            self._page_fetched(item, result)
+
+    def _known_duplicate(self, item: ItemRecord, url: str) -> bool:
+        """Settle ``item`` without a fetch when an earlier fetch of its URL gives a stored key."""
+        response_url = self.store.documents.response_url_of(url)
+        if response_url is None:
+            return False
+        document_id = self.store.documents.id_of(url_key(response_url, item.title, self.rules))
+        if document_id is None:
+            return False
+        with self.store.transaction():
+            self.store.items.settle(item.id, "duplicate", document_id)
+        self.counts.url_duplicates += 1
+        self._tell("item", f"{url}: duplicate of a stored page (no fetch)")
+        return True
+
+    def _page_fetched(self, item: ItemRecord, result: FetchResult) -> None:
+        started = time.perf_counter()
+        document = NewDocument(
+            url_key=url_key(result.response_url, item.title, self.rules),
+            site=site_of(result.response_url),
+            request_url=result.request_url,
+            response_url=result.response_url,
+            status=result.status,
+            headers=result.headers,
+            body=result.body,
+            fetched_at=result.fetched_at,
+            fetch_seconds=result.elapsed,
+        )
+        with self.store.transaction():
+            document_id, new = self.store.documents.add(document)
+            self.store.items.settle(item.id, "stored" if new else "duplicate", document_id)
+        self._count_page(result, new, time.perf_counter() - started)
+        if new:
+            self._start_extraction(document_id, document)
+
+    def _count_page(self, result: FetchResult, new: bool, store_seconds: float) -> None:
+        counts = self.counts
+        counts.pages_stored += new
+        counts.url_duplicates += not new
+        counts.bytes_fetched += len(result.body)
+        counts.times.fetch += result.elapsed
+        counts.times.wait += result.waited
+        counts.times.store += store_seconds
+        self._tell("page", f"{result.response_url}: {'stored' if new else 'URL duplicate'}")
+
+    def _item_failed(self, item: ItemRecord, error: FetchError, *, final: bool) -> None:
+        now = self._clock()
+        with self.store.transaction():
+            self.store.items.fail(item.id, str(error), final=final)
+            self._record_error("page", item.feed_id, item.url, str(error), now)
+        self.counts.page_errors += 1
+
+    # -- articles -----------------------------------------------------------------------
+
+    def _start_extraction(self, document_id: int, document: NewDocument) -> None:
+        job = ExtractionJob(
+            document_id, document.site, document.response_url, document.body,
+            document.header("content-type"),
+        )  # fmt: skip
+        task = asyncio.get_running_loop().create_task(self._extract(job))
+        self._extracting.add(task)
+        task.add_done_callback(self._extracting.discard)
+
+    async def _extract(self, job: ExtractionJob) -> None:
+        outcome = await self.extraction.extract(job)
+        self.counts.times.extract += outcome.seconds
+        if outcome.article is None:
+            with self.store.transaction():
+                reason = f"extraction failed: {outcome.error}"
+                self._record_error("extract", None, job.url, reason, self._clock())
+            self.counts.extract_errors += 1
+            return
+        self._store_article(outcome)
+
+    def _store_article(self, outcome: ExtractionOutcome) -> None:
+        job, article = outcome.job, outcome.article
+        assert article is not None
+        duplicate_of = near_of = None
+        if outcome.comparable:
+            duplicate_of = self.store.articles.with_hash(job.site, outcome.content_hash)
+            near_of = None if duplicate_of else self._index(job.site).find(outcome.simhash)
+        new = NewArticle(
+            job.document_id, job.site, job.url, article, outcome.content_hash, outcome.simhash,
+            self._clock(), outcome.seconds, duplicate_of, near_of,
+        )  # fmt: skip
+        with self.store.transaction():
+            article_id = self.store.articles.add(new)
+        if article_id is not None and outcome.comparable and not (duplicate_of or near_of):
+            self._index(job.site).add(article_id, outcome.simhash)
+        self._count_article(job, duplicate_of, near_of)
+
+    def _count_article(self, job: ExtractionJob, exact: int | None, near: int | None) -> None:
+        self.counts.articles += 1
+        self.counts.exact_duplicates += exact is not None
+        self.counts.near_duplicates += near is not None
+        note = " (exact duplicate)" if exact else " (near duplicate)" if near else ""
+        self._tell("article", f"{job.url}: extracted{note}")
+
+    def _index(self, site: str) -> NearDuplicateIndex:
+        index = self._indexes.get(site)
+        if index is None:
+            index = self._indexes[site] = NearDuplicateIndex()
+            for article_id, fingerprint in self.store.articles.fingerprints(site):
+                index.add(article_id, fingerprint)
+        return index
+
+    # -- errors and events --------------------------------------------------------------
+
+    def _record_error(
+        self, stage: Stage, feed_id: int | None, url: str | None, reason: str, now: datetime
+    ) -> None:
+        self.store.errors.add(ErrorRecord(now, stage, feed_id, url, reason))
+        self._tell("error", f"{url}: {reason}")
+
+    def _tell(self, event: str, detail: str) -> None:
+        if self._listener is not None:
+            self._listener(event, detail)
+
+
+def _new_items(parsed: ParsedFeed) -> list[NewItem]:
+    return [_new_item(entry) for entry in parsed.entries]
+
+
+def _new_item(entry: FeedEntry) -> NewItem:
+    key = history_key(entry.title, entry.description, entry.published)
+    return NewItem(key, entry.url, entry.title, entry.description, entry.published)
+
+
+def _is_permanent(error: FetchError) -> bool:
+    """Whether asking again in a later poll cannot help."""
+    if isinstance(error, RobotsDisallowedError | UnsafeAddressError):
+        return True
+    return isinstance(error, HttpStatusError) and error.status not in RETRYABLE_STATUSES

@@ -1,0 +1,52 @@
+"""What a crawl did, counted as it goes: for progress displays, logs and the benchmark."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["CrawlCounts", "Listener", "StageTimes"]
+
+#: Called with an event name (``feed``, ``item``, ``page``, ``article``, ``error``) and a
+#: one-line detail; progress displays subscribe with it.
+Listener = Callable[[str, str], None]
+
+
+@dataclass(slots=True)
+class StageTimes:
+    """Seconds spent in each stage of the pipeline (summed over concurrent work)."""
+
+    feeds: float = 0.0  #: fetching and parsing feeds
+    fetch: float = 0.0  #: fetching pages (network time, politeness waits excluded)
+    wait: float = 0.0  #: politeness and backoff waits
+    store: float = 0.0  #: URL keys and database writes
+    extract: float = 0.0  #: parsing and extraction, in the workers
+
+
+@dataclass(slots=True)
+class CrawlCounts:
+    """Running totals of one crawl (a round, or a whole ``watch``)."""
+
+    feeds_polled: int = 0
+    feeds_unchanged: int = 0
+    feed_errors: int = 0
+    new_items: int = 0
+    pages_stored: int = 0
+    url_duplicates: int = 0
+    page_errors: int = 0
+    articles: int = 0
+    exact_duplicates: int = 0
+    near_duplicates: int = 0
+    extract_errors: int = 0
+    bytes_fetched: int = 0
+    times: StageTimes = field(default_factory=StageTimes)
+
+    def summary(self) -> str:
+        """One line: what came in and what went wrong."""
+        return (
+            f"{self.feeds_polled} feed polls ({self.feeds_unchanged} unchanged, "
+            f"{self.feed_errors} failed), {self.new_items} new items, {self.pages_stored} pages "
+            f"stored, {self.url_duplicates} URL duplicates, {self.page_errors} page errors, "
+            f"{self.articles} articles ({self.exact_duplicates} exact and "
+            f"{self.near_duplicates} near duplicates)"
+        )

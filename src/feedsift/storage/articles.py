@@ -1,0 +1,125 @@
+"""The ``articles`` table: one extraction result per document, with its provenance.
+
+Each row keeps the whole :class:`~feedsift.records.Article` as JSON (``record``) beside the
+columns that queries need: site, URL, title, dates, method and model version, and the
+content fingerprints that mark exact and near duplicates within a site.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from feedsift.outputs.deserialize import article_from_dict
+from feedsift.outputs.serialize import article_to_dict
+from feedsift.records import Article
+from feedsift.storage.columns import (
+    moment_from_db,
+    moment_to_db,
+    signed64,
+    to_json_text,
+    unsigned64,
+)
+
+__all__ = ["ArticleTable", "NewArticle", "StoredArticle"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewArticle:
+    """An extraction result about to be stored."""
+
+    document_id: int
+    site: str
+    url: str
+    article: Article
+    content_hash: str
+    simhash: int
+    extracted_at: datetime
+    extract_seconds: float
+    duplicate_of: int | None = None  #: an earlier article of the site with the same text
+    near_duplicate_of: int | None = None  #: an earlier article of the site with close text
+
+
+@dataclass(frozen=True, slots=True)
+class StoredArticle:
+    """A stored article, read back."""
+
+    id: int
+    site: str
+    url: str
+    extracted_at: datetime
+    article: Article
+    duplicate_of: int | None
+    near_duplicate_of: int | None
+
+
+class ArticleTable:
+    """Reads and writes of the ``articles`` table on one connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def add(self, new: NewArticle) -> int | None:
+        """Store ``new``; None when its document already has an article."""
+        a = new.article
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO articles (document_id, site, url, kind, title, published,"
+            " method, model_version, confidence, content_hash, simhash, duplicate_of,"
+            " near_duplicate_of, record, extracted_at, extract_seconds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                new.document_id, new.site, new.url, a.kind.value, a.title,
+                moment_to_db(a.published), a.provenance.method, a.provenance.model_version,
+                a.provenance.confidence, new.content_hash, signed64(new.simhash),
+                new.duplicate_of, new.near_duplicate_of, to_json_text(article_to_dict(a)),
+                moment_to_db(new.extracted_at), new.extract_seconds,
+            ),
+        )  # fmt: skip
+        return cursor.lastrowid if cursor.rowcount == 1 else None
+
+    def with_hash(self, site: str, content_hash: str) -> int | None:
+        """The first article of ``site`` whose text has ``content_hash``."""
+        row = self._db.execute(
+            "SELECT MIN(id) FROM articles WHERE site = ? AND content_hash = ?",
+            (site, content_hash),
+        ).fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def fingerprints(self, site: str) -> list[tuple[int, int]]:
+        """``(id, simhash)`` of the site's articles that are not duplicates themselves."""
+        rows = self._db.execute(
+            "SELECT id, simhash FROM articles WHERE site = ? AND duplicate_of IS NULL"
+            " AND near_duplicate_of IS NULL AND kind = 'article' ORDER BY id",
+            (site,),
+        ).fetchall()
+        return [(int(row[0]), unsigned64(int(row[1]))) for row in rows]
+
+    def stream(
+        self, *, since: datetime | None = None, site: str | None = None, duplicates: bool = False
+    ) -> Iterator[StoredArticle]:
+        """Stored articles in the order they were extracted, filtered as asked."""
+        query = "SELECT * FROM articles WHERE extracted_at >= ?"
+        params: list[object] = [moment_to_db(since) or ""]
+        if site is not None:
+            query, params = query + " AND site = ?", [*params, site]
+        if not duplicates:
+            query += " AND duplicate_of IS NULL AND near_duplicate_of IS NULL"
+        for row in self._db.execute(query + " ORDER BY id", params):
+            yield _stored(row)
+
+
+def _stored(row: sqlite3.Row) -> StoredArticle:
+    extracted_at = moment_from_db(row["extracted_at"])
+    assert extracted_at is not None  # NOT NULL column
+    return StoredArticle(
+        id=row["id"],
+        site=row["site"],
+        url=row["url"],
+        extracted_at=extracted_at,
+        article=article_from_dict(json.loads(row["record"])),
+        duplicate_of=row["duplicate_of"],
+        near_duplicate_of=row["near_duplicate_of"],
+    )

@@ -1,0 +1,113 @@
+"""The ``documents`` table: fetched pages, one per URL key, raw bytes kept compressed."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from feedsift.storage.columns import (
+    compress_body,
+    decompress_body,
+    moment_from_db,
+    moment_to_db,
+    to_json_text,
+)
+
+__all__ = ["DocumentRecord", "DocumentTable", "NewDocument"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewDocument:
+    """A fetched page about to be stored."""
+
+    url_key: str
+    site: str
+    request_url: str
+    response_url: str
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    fetched_at: datetime
+    fetch_seconds: float
+
+    def header(self, name: str) -> str | None:
+        wanted = name.lower()
+        return next((value for key, value in self.headers if key.lower() == wanted), None)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    """A stored page with its body decompressed."""
+
+    id: int
+    document: NewDocument
+
+
+class DocumentTable:
+    """Reads and writes of the ``documents`` table on one connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def add(self, document: NewDocument) -> tuple[int, bool]:
+        """Store ``document`` unless its URL key is known; return (its id, whether it is new)."""
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO documents (url_key, site, request_url, response_url, status,"
+            " headers, body, body_size, fetched_at, fetch_seconds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _row(document),
+        )
+        if cursor.rowcount == 1 and cursor.lastrowid is not None:
+            return cursor.lastrowid, True
+        existing = self.id_of(document.url_key)
+        assert existing is not None  # the insert was ignored for this key
+        return existing, False
+
+    def id_of(self, url_key: str) -> int | None:
+        row = self._db.execute("SELECT id FROM documents WHERE url_key = ?", (url_key,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def response_url_of(self, request_url: str) -> str | None:
+        """Where a stored fetch of ``request_url`` ended, if there was one."""
+        row = self._db.execute(
+            "SELECT response_url FROM documents WHERE request_url = ? LIMIT 1", (request_url,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def get(self, document_id: int) -> DocumentRecord | None:
+        row = self._db.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
+        return None if row is None else DocumentRecord(row["id"], _document(row))
+
+    def without_article(self) -> list[int]:
+        """Documents stored but not yet extracted (a crawl stopped in between)."""
+        rows = self._db.execute(
+            "SELECT d.id FROM documents d LEFT JOIN articles a ON a.document_id = d.id"
+            " WHERE a.id IS NULL ORDER BY d.id"
+        ).fetchall()
+        return [int(row[0]) for row in rows]
+
+
+def _row(d: NewDocument) -> tuple[object, ...]:
+    return (
+        d.url_key, d.site, d.request_url, d.response_url, d.status,
+        to_json_text([list(pair) for pair in d.headers]), compress_body(d.body), len(d.body),
+        moment_to_db(d.fetched_at), d.fetch_seconds,
+    )  # fmt: skip
+
+
+def _document(row: sqlite3.Row) -> NewDocument:
+    fetched_at = moment_from_db(row["fetched_at"])
+    assert fetched_at is not None  # NOT NULL column
+    return NewDocument(
+        url_key=row["url_key"],
+        site=row["site"],
+        request_url=row["request_url"],
+        response_url=row["response_url"],
+        status=row["status"],
+        headers=tuple((str(k), str(v)) for k, v in json.loads(row["headers"])),
+        body=decompress_body(row["body"]),
+        fetched_at=fetched_at,
+        fetch_seconds=row["fetch_seconds"],
+    )

@@ -1,0 +1,164 @@
+"""The ``feeds`` table: subscriptions, their conditional-GET validators and their schedule."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from feedsift.storage.columns import moment_from_db, moment_to_db
+
+__all__ = ["FeedRecord", "FeedTable", "FeedUpdate"]
+
+
+@dataclass(frozen=True, slots=True)
+class FeedRecord:
+    """One subscribed feed as stored."""
+
+    id: int
+    url: str
+    site: str
+    title: str | None
+    format: str | None
+    site_url: str | None
+    category: str | None
+    added_at: datetime
+    etag: str | None
+    last_modified: str | None
+    interval: float  #: seconds between polls, as the schedule last set it
+    next_poll_at: datetime
+    last_polled_at: datetime | None
+    last_ok_at: datetime | None
+    last_status: int | None
+    error_count: int  #: consecutive failed polls; 0 after a good one
+    last_error: str | None
+    polls: int
+    poll_seconds: float  #: total time spent polling this feed
+
+
+@dataclass(frozen=True, slots=True)
+class FeedUpdate:
+    """What one poll changes on a feed's row."""
+
+    polled_at: datetime
+    next_poll_at: datetime
+    interval: float
+    seconds: float
+    status: int | None = None
+    error: str | None = None  #: None when the poll succeeded
+    etag: str | None = None
+    last_modified: str | None = None
+    title: str | None = None
+    format: str | None = None
+    site_url: str | None = None
+
+
+class FeedTable:
+    """Reads and writes of the ``feeds`` table on one connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def add(self, url: str, site: str, *, now: datetime, interval: float) -> bool:
+        """Subscribe to ``url`` (due at once); False when it was already there."""
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO feeds (url, site, added_at, interval_s, next_poll_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (url, site, moment_to_db(now), interval, moment_to_db(now)),
+        )
+        return cursor.rowcount == 1
+
+    def describe(self, url: str, title: str | None, category: str | None) -> None:
+        """Set the title and folder a subscription list gave, keeping what the feed said."""
+        self._db.execute(
+            "UPDATE feeds SET title = COALESCE(title, ?), category = COALESCE(?, category)"
+            " WHERE url = ?",
+            (title, category, url),
+        )
+
+    def remove(self, url: str) -> bool:
+        return self._db.execute("DELETE FROM feeds WHERE url = ?", (url,)).rowcount == 1
+
+    def get(self, url: str) -> FeedRecord | None:
+        row = self._db.execute("SELECT * FROM feeds WHERE url = ?", (url,)).fetchone()
+        return None if row is None else _record(row)
+
+    def all(self) -> list[FeedRecord]:
+        rows = self._db.execute("SELECT * FROM feeds ORDER BY site, url").fetchall()
+        return [_record(row) for row in rows]
+
+    def due(self, now: datetime) -> list[FeedRecord]:
+        """Feeds whose next poll time has come, the longest waiting first."""
+        rows = self._db.execute(
+            "SELECT * FROM feeds WHERE next_poll_at <= ? ORDER BY next_poll_at, id",
+            (moment_to_db(now),),
+        ).fetchall()
+        return [_record(row) for row in rows]
+
+    def next_due(self) -> datetime | None:
+        (moment,) = self._db.execute("SELECT MIN(next_poll_at) FROM feeds").fetchone()
+        return moment_from_db(moment)
+
+    def update(self, feed_id: int, change: FeedUpdate) -> None:
+        """Record one poll: schedule, validators and the error state."""
+        ok = change.error is None
+        self._db.execute(
+            "UPDATE feeds SET last_polled_at = :at, next_poll_at = :next, interval_s = :interval,"
+            " polls = polls + 1, poll_seconds = poll_seconds + :seconds, last_status = :status,"
+            " error_count = CASE WHEN :ok THEN 0 ELSE error_count + 1 END,"
+            " last_error = :error, last_ok_at = CASE WHEN :ok THEN :at ELSE last_ok_at END,"
+            " etag = CASE WHEN :ok THEN COALESCE(:etag, etag) ELSE etag END,"
+            " last_modified = CASE WHEN :ok THEN COALESCE(:modified, last_modified)"
+            " ELSE last_modified END, title = COALESCE(:title, title),"
+            " format = COALESCE(:format, format), site_url = COALESCE(:site_url, site_url)"
+            " WHERE id = :id",
+            {
+                "at": moment_to_db(change.polled_at),
+                "next": moment_to_db(change.next_poll_at),
+                "interval": change.interval,
+                "seconds": change.seconds,
+                "status": change.status,
+                "ok": ok,
+                "error": change.error,
+                "etag": change.etag,
+                "modified": change.last_modified,
+                "title": change.title,
+                "format": change.format,
+                "site_url": change.site_url,
+                "id": feed_id,
+            },
+        )
+
+    def reschedule_all(self, now: datetime) -> None:
+        """Make every feed due now (``crawl --once`` polls them all)."""
+        self._db.execute("UPDATE feeds SET next_poll_at = ?", (moment_to_db(now),))
+
+
+def _record(row: sqlite3.Row) -> FeedRecord:
+    return FeedRecord(
+        id=row["id"],
+        url=row["url"],
+        site=row["site"],
+        title=row["title"],
+        format=row["format"],
+        site_url=row["site_url"],
+        category=row["category"],
+        added_at=_moment(row["added_at"]),
+        etag=row["etag"],
+        last_modified=row["last_modified"],
+        interval=row["interval_s"],
+        next_poll_at=_moment(row["next_poll_at"]),
+        last_polled_at=moment_from_db(row["last_polled_at"]),
+        last_ok_at=moment_from_db(row["last_ok_at"]),
+        last_status=row["last_status"],
+        error_count=row["error_count"],
+        last_error=row["last_error"],
+        polls=row["polls"],
+        poll_seconds=row["poll_seconds"],
+    )
+
+
+def _moment(text: str) -> datetime:
+    moment = moment_from_db(text)
+    assert moment is not None  # NOT NULL column
+    return moment

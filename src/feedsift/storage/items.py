@@ -1,0 +1,119 @@
+"""The ``items`` table: the RSS readers' history of feed items, and what became of each.
+
+An item is keyed by its site and its history key (a hash of title, description and
+publication date, as the URL Tree pipeline does), so a post seen again in the next poll or
+in another feed of the same site is not fetched again. Its state says where it is:
+``new`` (seen, not fetched yet), ``retry`` (a fetch failed and will be tried again),
+``stored`` (its page is a document), ``duplicate`` (its page had the URL key of a stored
+document) or ``failed`` (given up, with the reason).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from feedsift.storage.columns import moment_from_db, moment_to_db
+
+__all__ = ["ItemRecord", "ItemState", "ItemTable", "NewItem"]
+
+ItemState = Literal["new", "retry", "stored", "duplicate", "failed"]
+#: States whose page is still to be fetched.
+PENDING_STATES = ("new", "retry")
+
+
+@dataclass(frozen=True, slots=True)
+class NewItem:
+    """A feed item as seen in a poll, before it is stored."""
+
+    history_key: str
+    url: str | None
+    title: str
+    description: str
+    published: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRecord:
+    """One stored feed item."""
+
+    id: int
+    feed_id: int
+    site: str
+    history_key: str
+    url: str | None
+    title: str
+    published: datetime | None
+    state: ItemState
+    attempts: int
+    document_id: int | None
+    error: str | None
+
+
+class ItemTable:
+    """Reads and writes of the ``items`` table on one connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def add(self, feed_id: int, site: str, items: Iterable[NewItem], now: datetime) -> int:
+        """Store the items not seen before on ``site``; return how many were new."""
+        rows = [
+            (feed_id, site, i.history_key, i.url, i.title, i.description,
+             moment_to_db(i.published), moment_to_db(now))
+            for i in items
+        ]  # fmt: skip
+        before = self._db.total_changes
+        self._db.executemany(
+            "INSERT OR IGNORE INTO items (feed_id, site, history_key, url, title, description,"
+            " published, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        return self._db.total_changes - before
+
+    def pending(self, feed_id: int | None = None) -> list[ItemRecord]:
+        """Items whose page is still to be fetched (of one feed, or of all), oldest first."""
+        query = "SELECT * FROM items WHERE state IN ('new', 'retry')"
+        params: tuple[int, ...] = ()
+        if feed_id is not None:
+            query, params = query + " AND feed_id = ?", (feed_id,)
+        rows = self._db.execute(query + " ORDER BY id", params).fetchall()
+        return [_record(row) for row in rows]
+
+    def settle(self, item_id: int, state: ItemState, document_id: int | None = None) -> None:
+        """Mark an item ``stored`` or ``duplicate`` of ``document_id``."""
+        self._db.execute(
+            "UPDATE items SET state = ?, document_id = ?, error = NULL,"
+            " attempts = attempts + 1 WHERE id = ?",
+            (state, document_id, item_id),
+        )
+
+    def fail(self, item_id: int, reason: str, *, final: bool) -> None:
+        """Record a failed fetch: ``retry`` later, or ``failed`` for good when ``final``."""
+        self._db.execute(
+            "UPDATE items SET state = ?, error = ?, attempts = attempts + 1 WHERE id = ?",
+            ("failed" if final else "retry", reason, item_id),
+        )
+
+    def get(self, item_id: int) -> ItemRecord | None:
+        row = self._db.execute("SELECT * FROM items WHERE id = ?", (item_id,)).fetchone()
+        return None if row is None else _record(row)
+
+
+def _record(row: sqlite3.Row) -> ItemRecord:
+    return ItemRecord(
+        id=row["id"],
+        feed_id=row["feed_id"],
+        site=row["site"],
+        history_key=row["history_key"],
+        url=row["url"],
+        title=row["title"],
+        published=moment_from_db(row["published"]),
+        state=row["state"],
+        attempts=row["attempts"],
+        document_id=row["document_id"],
+        error=row["error"],
+    )

@@ -1,0 +1,132 @@
+"""The database schema as an ordered list of migrations.
+
+``PRAGMA user_version`` holds the number of migrations applied. Opening a database applies
+the missing ones in one transaction each; a database newer than this feedsift is refused
+rather than written with an older idea of the schema. A migration is never edited once
+released: change the schema by appending one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from feedsift.errors import StorageError
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
+
+_V1 = """
+CREATE TABLE feeds (
+    id INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE,
+    site TEXT NOT NULL,
+    title TEXT,
+    format TEXT,
+    site_url TEXT,
+    category TEXT,
+    added_at TEXT NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    interval_s REAL NOT NULL,
+    next_poll_at TEXT NOT NULL,
+    last_polled_at TEXT,
+    last_ok_at TEXT,
+    last_status INTEGER,
+    error_count INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    polls INTEGER NOT NULL DEFAULT 0,
+    poll_seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    url_key TEXT NOT NULL UNIQUE,
+    site TEXT NOT NULL,
+    request_url TEXT NOT NULL,
+    response_url TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    headers TEXT NOT NULL,
+    body BLOB NOT NULL,
+    body_size INTEGER NOT NULL,
+    fetched_at TEXT NOT NULL,
+    fetch_seconds REAL NOT NULL
+);
+CREATE INDEX documents_request_url ON documents(request_url);
+CREATE TABLE items (
+    id INTEGER PRIMARY KEY,
+    feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+    site TEXT NOT NULL,
+    history_key TEXT NOT NULL,
+    url TEXT,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    published TEXT,
+    seen_at TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'new'
+        CHECK (state IN ('new', 'retry', 'stored', 'duplicate', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    document_id INTEGER REFERENCES documents(id),
+    error TEXT,
+    UNIQUE (site, history_key)
+);
+CREATE INDEX items_state ON items(state);
+CREATE TABLE articles (
+    id INTEGER PRIMARY KEY,
+    document_id INTEGER NOT NULL UNIQUE REFERENCES documents(id) ON DELETE CASCADE,
+    site TEXT NOT NULL,
+    url TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    title TEXT,
+    published TEXT,
+    method TEXT NOT NULL,
+    model_version TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    content_hash TEXT NOT NULL,
+    simhash INTEGER NOT NULL,
+    duplicate_of INTEGER REFERENCES articles(id),
+    near_duplicate_of INTEGER REFERENCES articles(id),
+    record TEXT NOT NULL,
+    extracted_at TEXT NOT NULL,
+    extract_seconds REAL NOT NULL
+);
+CREATE INDEX articles_site_time ON articles(site, extracted_at);
+CREATE INDEX articles_site_hash ON articles(site, content_hash);
+CREATE TABLE errors (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    feed_id INTEGER REFERENCES feeds(id) ON DELETE CASCADE,
+    url TEXT,
+    reason TEXT NOT NULL
+);
+CREATE INDEX errors_feed ON errors(feed_id);
+"""
+
+#: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
+MIGRATIONS: tuple[str, ...] = (_V1,)
+#: The schema version this feedsift writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(connection: sqlite3.Connection, source: str) -> int:
+    """Bring the database at ``connection`` to :data:`SCHEMA_VERSION`; return the old version."""
+    (version,) = connection.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise StorageError(
+            f"{source}: schema version {version} is newer than this feedsift's "
+            f"({SCHEMA_VERSION}); upgrade feedsift"
+        )
+    for number in range(version, SCHEMA_VERSION):
+        _apply(connection, number)
+    return int(version)
+
+
+def _apply(connection: sqlite3.Connection, number: int) -> None:
+    statements = [s.strip() for s in MIGRATIONS[number].split(";") if s.strip()]
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in statements:
+            connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {number + 1}")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")

@@ -1,0 +1,69 @@
+"""Per-feed and per-site counts for ``feedsift stats``: what came in, what failed, how fast."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+__all__ = ["FeedStats", "SiteStats", "feed_stats", "site_stats"]
+
+
+@dataclass(frozen=True, slots=True)
+class FeedStats:
+    """One feed's items by state, its polls and its error state."""
+
+    url: str
+    site: str
+    items: int
+    stored: int
+    duplicates: int
+    failed: int
+    pending: int
+    polls: int
+    mean_poll_seconds: float
+    error_count: int
+    last_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SiteStats:
+    """One site's documents and articles, duplicates found, and mean stage timings."""
+
+    site: str
+    documents: int
+    articles: int
+    exact_duplicates: int
+    near_duplicates: int
+    listings: int
+    mean_fetch_seconds: float
+    mean_extract_seconds: float
+    errors: int
+
+
+_FEED_QUERY = """
+SELECT f.url, f.site, COUNT(i.id),
+    COALESCE(SUM(i.state = 'stored'), 0), COALESCE(SUM(i.state = 'duplicate'), 0),
+    COALESCE(SUM(i.state = 'failed'), 0), COALESCE(SUM(i.state IN ('new', 'retry')), 0),
+    f.polls, CASE WHEN f.polls > 0 THEN f.poll_seconds / f.polls ELSE 0 END,
+    f.error_count, f.last_error
+FROM feeds f LEFT JOIN items i ON i.feed_id = f.id
+GROUP BY f.id ORDER BY f.site, f.url
+"""
+
+_SITE_QUERY = """
+SELECT d.site, COUNT(d.id), COUNT(a.id),
+    COALESCE(SUM(a.duplicate_of IS NOT NULL), 0), COALESCE(SUM(a.near_duplicate_of IS NOT NULL), 0),
+    COALESCE(SUM(a.kind = 'listing'), 0), COALESCE(AVG(d.fetch_seconds), 0),
+    COALESCE(AVG(a.extract_seconds), 0),
+    (SELECT COUNT(*) FROM errors e JOIN feeds f ON e.feed_id = f.id WHERE f.site = d.site)
+FROM documents d LEFT JOIN articles a ON a.document_id = d.id
+GROUP BY d.site ORDER BY d.site
+"""
+
+
+def feed_stats(connection: sqlite3.Connection) -> list[FeedStats]:
+    return [FeedStats(*row) for row in connection.execute(_FEED_QUERY)]
+
+
+def site_stats(connection: sqlite3.Connection) -> list[SiteStats]:
+    return [SiteStats(*row) for row in connection.execute(_SITE_QUERY)]

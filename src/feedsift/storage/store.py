@@ -1,0 +1,58 @@
+"""The store: the database and its tables behind one explicit object.
+
+A :class:`Store` is opened by the command that needs it and passed to the stages that
+read or write; there is no global connection. All tables share one connection, so one
+:meth:`Store.transaction` can span them (an item and its document commit together).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from feedsift.storage.articles import ArticleTable
+from feedsift.storage.database import Database
+from feedsift.storage.documents import DocumentTable
+from feedsift.storage.errors_log import ErrorLog
+from feedsift.storage.feeds import FeedTable
+from feedsift.storage.items import ItemTable
+
+__all__ = ["Store"]
+
+
+class Store:
+    """feeds, items, documents, articles and errors of one database file."""
+
+    def __init__(self, path: Path | str, *, create: bool = True) -> None:
+        self.database = Database(path, create=create)
+        connection = self.database.connection
+        self.feeds = FeedTable(connection)
+        self.items = ItemTable(connection)
+        self.documents = DocumentTable(connection)
+        self.articles = ArticleTable(connection)
+        self.errors = ErrorLog(connection)
+
+    @property
+    def path(self) -> Path:
+        return self.database.path
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        return self.database.connection
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction over every table."""
+        with self.database.transaction() as connection:
+            yield connection
+
+    def close(self) -> None:
+        self.database.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,73 @@
+"""Shared by the crawl tests: a fast fetch policy, subscribing, and reading results back."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from feedsift.acquisition.fetcher import FetchPolicy
+from feedsift.acquisition.schedule import Schedule
+from feedsift.crawl.crawler import CrawlOptions, utc_now
+from feedsift.crawl.report import CrawlCounts
+from feedsift.crawl.session import SessionSettings, run_session
+from feedsift.dedup.site import site_of
+from feedsift.storage import Store
+from feedsift.testweb import Truth, TruthPost
+
+#: Loopback sites are ours: no delay, short timeouts and backoffs so faults cost little.
+FAST = FetchPolicy(
+    min_delay=0.0, per_host=4, timeout=1.0, retries=2, backoff=0.05, max_retry_after=2.0,
+    allow_private=True,
+)  # fmt: skip
+
+
+def subscribe(db: Path, urls: list[str]) -> None:
+    with Store(db) as store, store.transaction():
+        for url in urls:
+            store.feeds.add(url, site_of(url), now=utc_now(), interval=3600)
+
+
+def crawl_once(db: Path, policy: FetchPolicy = FAST) -> CrawlCounts:
+    settings = SessionSettings(db=db, policy=policy, crawl=CrawlOptions(schedule=Schedule(fixed=0)))
+    return asyncio.run(run_session(settings, "once", all_feeds=True))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDoc:
+    id: int
+    url_key: str
+    request_url: str
+    response_url: str
+    title: str | None
+    text: str
+
+
+def stored_documents(db: Path) -> list[StoredDoc]:
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT d.id, d.url_key, d.request_url, d.response_url, a.title,"
+        " json_extract(a.record, '$.text') FROM documents d"
+        " LEFT JOIN articles a ON a.document_id = d.id ORDER BY d.id"
+    ).fetchall()
+    connection.close()
+    return [StoredDoc(*row) for row in rows]
+
+
+def post_of(truth: Truth, url: str) -> TruthPost | None:
+    """The truth post that ``url`` (one of its variants, or where a redirect ended) reaches."""
+    for site in truth.sites:
+        for post in site.posts:
+            if url == post.url or url in post.variants:
+                return post
+    return None
+
+
+def word_f1(got: str, want: str) -> float:
+    got_words, want_words = got.lower().split(), want.lower().split()
+    common = sum(min(got_words.count(w), want_words.count(w)) for w in set(want_words))
+    if not common:
+        return 0.0
+    precision, recall = common / len(got_words), common / len(want_words)
+    return 2 * precision * recall / (precision + recall)

@@ -1,0 +1,108 @@
+"""`feedsift watch` killed mid-crawl (SIGKILL) or stopped (SIGTERM), then run again."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from crawl_helpers import post_of, stored_documents, subscribe
+from feedsift.testweb import TestWeb
+
+GENERATED = ("marginalia", "fieldnotes", "gazette")
+#: Per-host delay that makes the crawl last a few seconds, so there is a middle to kill in.
+SLOW_ENOUGH = "0.2"
+
+
+@pytest.fixture
+def web() -> Iterator[TestWeb]:
+    with TestWeb(seed=5, rounds=2) as started:
+        yield started
+
+
+def _feedsift(db: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "feedsift", *args, "--db", str(db), "--allow-private",
+            "--timeout", "5"]  # fmt: skip
+
+
+def _count(db: Path, table: str) -> int:
+    try:
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+        finally:
+            connection.close()
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def _wait_for(db: Path, table: str, at_least: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while _count(db, table) < at_least:
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline, f"{table} never reached {at_least}"
+        time.sleep(0.05)
+
+
+def _posts(web: TestWeb) -> set[str]:
+    return {p.post_id for s in web.truth().sites if s.name in GENERATED for p in s.posts}
+
+
+def _check_against_truth(web: TestWeb, db: Path) -> None:
+    truth = web.truth()
+    docs = stored_documents(db)
+    ids = [post.post_id for doc in docs if (post := post_of(truth, doc.response_url))]
+    assert len(ids) == len(docs)  # every document is a post of the test web
+    assert sorted(ids) == sorted(_posts(web))  # every post once: none lost, none twice
+    assert all(doc.text for doc in docs)  # every document extracted
+    connection = sqlite3.connect(db)
+    states = dict(connection.execute("SELECT state, COUNT(*) FROM items GROUP BY state"))
+    connection.close()
+    assert set(states) <= {"stored", "duplicate"}, states
+
+
+def test_sigkill_mid_crawl_then_restart(web: TestWeb, tmp_path: Path) -> None:
+    db = tmp_path / "f.db"
+    subscribe(db, web.feed_urls("good"))
+    watch = subprocess.Popen(_feedsift(db, "watch", "--delay", SLOW_ENOUGH),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        _wait_for(db, "documents", 4, watch)
+    finally:
+        watch.send_signal(signal.SIGKILL)
+        watch.wait()
+    assert _count(db, "documents") < len(_posts(web))  # killed in the middle
+    web.advance()  # and the sites published meanwhile
+    rerun = subprocess.run(_feedsift(db, "crawl", "--once", "--all", "--delay", "0"),
+                           capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert rerun.returncode == 0, rerun.stderr
+    _check_against_truth(web, db)
+
+
+def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_path: Path) -> None:
+    db = tmp_path / "f.db"
+    subscribe(db, web.feed_urls("good"))
+    watch = subprocess.Popen(_feedsift(db, "watch", "--delay", SLOW_ENOUGH),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    _wait_for(db, "documents", 3, watch)
+    watch.send_signal(signal.SIGTERM)
+    out, err = watch.communicate(timeout=30)
+    assert watch.returncode == 0, err
+    assert "finishing the work in flight" in err and "watch:" in out
+    connection = sqlite3.connect(db)
+    unextracted = connection.execute(
+        "SELECT COUNT(*) FROM documents d LEFT JOIN articles a ON a.document_id = d.id"
+        " WHERE a.id IS NULL"
+    ).fetchone()[0]
+    connection.close()
+    assert unextracted == 0  # what was fetched before the stop was extracted and stored
+    rerun = subprocess.run(_feedsift(db, "crawl", "--once", "--all", "--delay", "0"),
+                           capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert rerun.returncode == 0, rerun.stderr
+    _check_against_truth(web, db)

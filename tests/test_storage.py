@@ -1,0 +1,168 @@
+"""The SQLite store: migrations, transactions, each table's reads and writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from feedsift.errors import StorageError
+from feedsift.records import Article, BodyPart, PageKind, Provenance
+from feedsift.storage import (
+    SCHEMA_VERSION,
+    ErrorRecord,
+    FeedUpdate,
+    NewArticle,
+    NewDocument,
+    NewItem,
+    Store,
+    feed_stats,
+    site_stats,
+)
+
+NOW = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "feedsift.db")
+
+
+def _document(key: str = "http://a.example/p", body: bytes = b"<p>x</p>") -> NewDocument:
+    return NewDocument(key, "a.example", key + "?utm=1", key, 200,
+                       (("Content-Type", "text/html"),), body, NOW, 0.01)  # fmt: skip
+
+
+def _article(text: str = "Some body text.") -> Article:
+    return Article((BodyPart("paragraph", text),), "A title", Provenance("page", "v1", 0.9),
+                   url="http://a.example/p", published=NOW)  # fmt: skip
+
+
+def test_new_database_is_wal_and_current(store: Store) -> None:
+    assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.database.previous_version == 0
+
+
+def test_reopening_keeps_data_and_version(tmp_path: Path) -> None:
+    with Store(tmp_path / "f.db") as store, store.transaction():
+        store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=3600)
+    with Store(tmp_path / "f.db") as store:
+        assert store.database.previous_version == SCHEMA_VERSION
+        assert [f.url for f in store.feeds.all()] == ["http://a.example/feed"]
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.close()
+    with pytest.raises(StorageError, match="newer than this feedsift"):
+        Store(path)
+
+
+def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"these are not the droids " * 200)
+    with pytest.raises(StorageError, match="not a feedsift database"):
+        Store(path)
+
+
+def test_missing_database_when_not_creating(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="no such database"):
+        Store(tmp_path / "nope.db", create=False)
+
+
+def test_transaction_rolls_back_everything(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.transaction():
+        store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=3600)
+        raise RuntimeError("killed between two writes")
+    assert store.feeds.all() == []
+
+
+def test_feed_schedule_and_error_state(store: Store) -> None:
+    with store.transaction():
+        assert store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=3600)
+        assert not store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=9)
+    (feed,) = store.feeds.due(NOW)
+    failed = FeedUpdate(NOW, NOW + timedelta(minutes=5), 3600, 0.5, 500, "HTTP 500")
+    with store.transaction():
+        store.feeds.update(feed.id, failed)
+    feed = store.feeds.get(feed.url)  # type: ignore[assignment]
+    assert feed is not None and feed.error_count == 1 and feed.last_error == "HTTP 500"
+    assert store.feeds.due(NOW) == [] and store.feeds.next_due() == NOW + timedelta(minutes=5)
+    ok = FeedUpdate(NOW, NOW + timedelta(hours=1), 3600, 0.1, 200, etag='"v2"', title="A")
+    with store.transaction():
+        store.feeds.update(feed.id, ok)
+    feed = store.feeds.get(feed.url)  # type: ignore[assignment]
+    assert feed is not None
+    assert (feed.error_count, feed.last_error, feed.etag, feed.title) == (0, None, '"v2"', "A")
+    assert feed.polls == 2 and feed.last_ok_at == NOW
+
+
+def test_items_are_unique_per_site_history_key(store: Store) -> None:
+    with store.transaction():
+        store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=3600)
+        store.feeds.add("http://a.example/cat/feed", "a.example", now=NOW, interval=3600)
+    one, two = store.feeds.all()
+    item = NewItem("k1", "http://a.example/p", "T", "D", NOW)
+    with store.transaction():
+        assert store.items.add(one.id, "a.example", [item, item], NOW) == 1
+        assert store.items.add(two.id, "a.example", [item], NOW) == 0
+    (pending,) = store.items.pending()
+    with store.transaction():
+        store.items.fail(pending.id, "HTTP 503", final=False)
+    assert store.items.pending()[0].state == "retry"
+    with store.transaction():
+        store.items.fail(pending.id, "HTTP 503", final=True)
+    assert store.items.pending() == []
+
+
+def test_documents_are_unique_per_url_key(store: Store) -> None:
+    with store.transaction():
+        first, new = store.documents.add(_document(body=b"<p>one</p>"))
+        again, new_again = store.documents.add(_document(body=b"<p>two</p>"))
+    assert new and not new_again and first == again
+    record = store.documents.get(first)
+    assert record is not None and record.document.body == b"<p>one</p>"
+    assert record.document.header("content-type") == "text/html"
+    assert store.documents.response_url_of("http://a.example/p?utm=1") == "http://a.example/p"
+    assert store.documents.without_article() == [first]
+
+
+def test_articles_round_trip_and_filter_duplicates(store: Store) -> None:
+    with store.transaction():
+        doc_a, _ = store.documents.add(_document("http://a.example/a"))
+        doc_b, _ = store.documents.add(_document("http://a.example/b"))
+    first = NewArticle(doc_a, "a.example", "http://a.example/a", _article(), "h1",
+                       (1 << 64) - 5, NOW, 0.02)  # fmt: skip
+    with store.transaction():
+        first_id = store.articles.add(first)
+        assert store.articles.add(first) is None  # one article per document
+        store.articles.add(NewArticle(doc_b, "a.example", "http://a.example/b", _article(),
+                                      "h1", 7, NOW, 0.02, duplicate_of=first_id))  # fmt: skip
+    assert store.articles.with_hash("a.example", "h1") == first_id
+    assert store.articles.fingerprints("a.example") == [(first_id, (1 << 64) - 5)]
+    (stored,) = store.articles.stream()
+    assert stored.article == _article() and stored.article.kind is PageKind.ARTICLE
+    assert len(list(store.articles.stream(duplicates=True))) == 2
+    assert list(store.articles.stream(since=NOW + timedelta(seconds=1))) == []
+    assert list(store.articles.stream(site="b.example")) == []
+    assert store.documents.without_article() == []
+
+
+def test_stats_and_errors(store: Store) -> None:
+    with store.transaction():
+        store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=3600)
+        (feed,) = store.feeds.all()
+        store.items.add(feed.id, "a.example", [NewItem("k", "http://a.example/p", "T", "", None)],
+                        NOW)  # fmt: skip
+        store.errors.add(ErrorRecord(NOW, "page", feed.id, "http://a.example/x", "HTTP 404"))
+        store.documents.add(_document())
+    (fs,) = feed_stats(store.connection)
+    assert (fs.items, fs.pending, fs.stored) == (1, 1, 0)
+    (ss,) = site_stats(store.connection)
+    assert (ss.site, ss.documents, ss.articles, ss.errors) == ("a.example", 1, 0, 1)
+    assert store.errors.recent(5)[0].reason == "HTTP 404"
