@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from feedsift.acquisition.feeds import FeedEntry, ParsedFeed, parse_feed
+from feedsift.acquisition.feeds import FeedEntry, ParsedFeed
 from feedsift.acquisition.fetcher import Fetcher, FetchResult, Validators
 from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
@@ -145,11 +145,11 @@ class Crawler:
             result = await self.fetcher.fetch(
                 feed.url, validators=Validators(feed.etag, feed.last_modified), accept=FEED_ACCEPT
             )
-            parsed = (
-                None
-                if result.not_modified
-                else parse_feed(result.body, result.response_url, result.content_type)
-            )
+            parsed = None
+            if not result.not_modified:
+                parsed = await self.extraction.parse_feed(
+                    result.body, result.response_url, result.content_type
+                )
         except FeedsiftError as exc:
             self._feed_failed(feed, exc, now, time.perf_counter() - started)
             return
@@ -316,7 +316,7 @@ class Crawler:
             near_of = None if duplicate_of else self._index(job.site).find(outcome.simhash)
         new = NewArticle(
             job.document_id, job.site, job.url, article, outcome.content_hash, outcome.simhash,
-            self._clock(), outcome.seconds, duplicate_of, near_of,
+            self._clock(), outcome.seconds, outcome.record, duplicate_of, near_of,
         )  # fmt: skip
         with self.store.transaction():
             article_id = self.store.articles.add(new)

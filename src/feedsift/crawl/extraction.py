@@ -8,7 +8,9 @@ site-level learner, the combiner of later methods) plugs in through ``extractor`
 
 Extraction is CPU work (tens of milliseconds a page), so it runs in worker processes when
 ``jobs > 1`` (each worker receives the extractor once, when it starts) and in one worker
-thread otherwise, so the event loop keeps fetching meanwhile.
+thread otherwise, so the event loop keeps fetching meanwhile. The workers also parse feeds
+and serialise each article to the JSON the store keeps: both cost the loop as much as
+fetching did (``feedsift bench --pipeline`` profile).
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from feedsift.acquisition.feeds import ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor
 from feedsift.dedup.fingerprint import content_hash, simhash
 from feedsift.errors import FeedsiftError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article, PageKind
+from feedsift.storage.articles import article_record
 
 __all__ = ["ArrivalExtraction", "ExtractionJob", "ExtractionOutcome", "extract_job"]
 
@@ -49,6 +53,7 @@ class ExtractionOutcome:
     seconds: float
     content_hash: str = ""
     simhash: int = 0
+    record: str = ""  #: the article as stored JSON, serialised in the worker
 
     @property
     def comparable(self) -> bool:
@@ -71,8 +76,9 @@ def extract_job(
         return ExtractionOutcome(job, None, str(exc), time.perf_counter() - started)
     text = article.text
     return ExtractionOutcome(
-        job, article, None, time.perf_counter() - started, content_hash(text), simhash(text)
-    )
+        job, article, None, time.perf_counter() - started, content_hash(text), simhash(text),
+        article_record(article),
+    )  # fmt: skip
 
 
 class ArrivalExtraction:
@@ -107,6 +113,12 @@ class ArrivalExtraction:
         return await loop.run_in_executor(
             self._executor(), extract_job, job, self.extractor, self.options
         )
+
+    async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> ParsedFeed:
+        """:func:`~feedsift.acquisition.feeds.parse_feed` in the workers: big feeds take
+        feedparser a good fraction of a second, which the event loop should not wait for."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), parse_feed, body, url, content_type)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -24,7 +24,7 @@ from feedsift.storage.columns import (
     unsigned64,
 )
 
-__all__ = ["ArticleTable", "NewArticle", "StoredArticle"]
+__all__ = ["ArticleTable", "NewArticle", "StoredArticle", "article_record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ class NewArticle:
     simhash: int
     extracted_at: datetime
     extract_seconds: float
+    record: str = ""  #: :func:`article_record` of ``article`` when already made, else ""
     duplicate_of: int | None = None  #: an earlier article of the site with the same text
     near_duplicate_of: int | None = None  #: an earlier article of the site with close text
 
@@ -54,6 +55,11 @@ class StoredArticle:
     article: Article
     duplicate_of: int | None
     near_duplicate_of: int | None
+
+
+def article_record(article: Article) -> str:
+    """The JSON text an article is stored as."""
+    return to_json_text(article_to_dict(article))
 
 
 class ArticleTable:
@@ -74,7 +80,7 @@ class ArticleTable:
                 new.document_id, new.site, new.url, a.kind.value, a.title,
                 moment_to_db(a.published), a.provenance.method, a.provenance.model_version,
                 a.provenance.confidence, new.content_hash, signed64(new.simhash),
-                new.duplicate_of, new.near_duplicate_of, to_json_text(article_to_dict(a)),
+                new.duplicate_of, new.near_duplicate_of, new.record or article_record(a),
                 moment_to_db(new.extracted_at), new.extract_seconds,
             ),
         )  # fmt: skip
