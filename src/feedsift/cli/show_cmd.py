@@ -17,8 +17,8 @@ DESCRIPTION = """\
 Show how feedsift keys a document (the URL Tree paper's URL normalisation): the response
 URL, the same with the 128-bit hash of the item's title as `_cid_` and the query sorted,
 then the query filtered by the first URL-key rule whose pattern matches (no rule: the
-query is dropped). Documents with the same key are stored once. If the database has
-documents fetched from or redirected to URL, their stored keys are shown too."""
+query is dropped). Documents with the same key are stored once. If the database has a
+document with this key, or fetched from or redirected to URL, it is shown too."""
 
 EXAMPLES = f"""\
 examples:
@@ -73,18 +73,18 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"URL key:             {steps.key}")
     if args.db.exists():
-        _stored(args.db, args.url)
+        _stored(args.db, args.url, steps.key)
     return EXIT_OK
 
 
-def _stored(db: Path, url: str) -> None:
+def _stored(db: Path, url: str, key: str) -> None:
     with Store(db, create=False) as store:
         rows = store.connection.execute(
             "SELECT d.id, d.url_key, d.request_url, d.response_url, a.title,"
             " (SELECT COUNT(*) FROM items i WHERE i.document_id = d.id)"
             " FROM documents d LEFT JOIN articles a ON a.document_id = d.id"
-            " WHERE d.request_url = ? OR d.response_url = ?",
-            (url, url),
+            " WHERE d.url_key = ? OR d.request_url = ? OR d.response_url = ?",
+            (key, url, url),
         ).fetchall()
     for row in rows:
         print(f"\nstored document {row[0]} in {db}: key {row[1]}")
