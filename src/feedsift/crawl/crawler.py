@@ -147,9 +147,11 @@ class Crawler:
             )
             parsed = None
             if not result.not_modified:
-                parsed = await self.extraction.parse_feed(
+                parse = await self.extraction.parse_feed(
                     result.body, result.response_url, result.content_type
                 )
+                parsed = parse.feed
+                self.counts.times.feeds += parse.seconds
         except FeedsiftError as exc:
             self._feed_failed(feed, exc, now, time.perf_counter() - started)
             return
@@ -165,7 +167,7 @@ class Crawler:
     ) -> None:
         self.counts.feeds_polled += 1
         self.counts.feeds_unchanged += parsed is None
-        self.counts.times.feeds += seconds
+        self.counts.times.feeds += result.elapsed
         self.counts.times.wait += result.waited
         self.counts.bytes_fetched += len(result.body)
         published = [entry.published for entry in parsed.entries] if parsed else []

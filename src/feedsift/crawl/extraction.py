@@ -22,14 +22,22 @@ from dataclasses import dataclass
 
 from feedsift.acquisition.feeds import ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor
-from feedsift.dedup.fingerprint import content_hash, simhash
+from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article, PageKind
 from feedsift.storage.articles import article_record
+from feedsift.text.tokens import tokenize_lower
 
-__all__ = ["ArrivalExtraction", "ExtractionJob", "ExtractionOutcome", "extract_job"]
+__all__ = [
+    "ArrivalExtraction",
+    "ExtractionJob",
+    "ExtractionOutcome",
+    "FeedParse",
+    "extract_job",
+    "timed_parse",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +82,25 @@ def extract_job(
         article = extractor.extract(parse_page(job.body, job.url, job.content_type), options)
     except FeedsiftError as exc:
         return ExtractionOutcome(job, None, str(exc), time.perf_counter() - started)
-    text = article.text
+    tokens = tokenize_lower(article.text)
     return ExtractionOutcome(
-        job, article, None, time.perf_counter() - started, content_hash(text), simhash(text),
-        article_record(article),
+        job, article, None, time.perf_counter() - started, content_hash_of_tokens(tokens),
+        simhash_of_tokens(tokens), article_record(article),
     )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class FeedParse:
+    """A feed parsed in a worker, and the seconds the parsing itself took there."""
+
+    feed: ParsedFeed
+    seconds: float
+
+
+def timed_parse(body: bytes, url: str, content_type: str | None) -> FeedParse:
+    started = time.perf_counter()
+    feed = parse_feed(body, url, content_type)
+    return FeedParse(feed, time.perf_counter() - started)
 
 
 class ArrivalExtraction:
@@ -114,11 +136,11 @@ class ArrivalExtraction:
             self._executor(), extract_job, job, self.extractor, self.options
         )
 
-    async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> ParsedFeed:
+    async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> FeedParse:
         """:func:`~feedsift.acquisition.feeds.parse_feed` in the workers: big feeds take
         feedparser a good fraction of a second, which the event loop should not wait for."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), parse_feed, body, url, content_type)
+        return await loop.run_in_executor(self._executor(), timed_parse, body, url, content_type)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -14,9 +14,10 @@ Listener = Callable[[str, str], None]
 
 @dataclass(slots=True)
 class StageTimes:
-    """Seconds spent in each stage of the pipeline (summed over concurrent work)."""
+    """Seconds spent in each stage of the pipeline (summed over concurrent work; time
+    queued for a worker is not counted)."""
 
-    feeds: float = 0.0  #: fetching and parsing feeds
+    feeds: float = 0.0  #: fetching feeds (network) and parsing them (in the workers)
     fetch: float = 0.0  #: fetching pages (network time, politeness waits excluded)
     wait: float = 0.0  #: politeness and backoff waits
     store: float = 0.0  #: URL keys and database writes

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+import numpy.typing as npt
 
 from feedsift.text.tokens import tokenize_lower
 
@@ -20,8 +21,10 @@ __all__ = [
     "SIMHASH_BITS",
     "NearDuplicateIndex",
     "content_hash",
+    "content_hash_of_tokens",
     "hamming",
     "simhash",
+    "simhash_of_tokens",
 ]
 
 #: Fingerprint width: the width Manku et al. evaluated on 8 billion pages.
@@ -30,13 +33,17 @@ SIMHASH_BITS = 64
 #: the best precision/recall trade-off for 64-bit SimHash of web pages.
 NEAR_DUPLICATE_DISTANCE = 3
 #: Words per shingle: pairs. ``scripts/simhash_probe.py`` (600 gold texts of ../shared/bench,
-#: one word changed) keeps within 3 bits: 1-word 62%/98%/100%, 2-word 24%/76%/95%, 3-word
-#: 10%/59%/83% of texts under 100, 100-300, 300-1000 tokens; but single words put unrelated
-#: texts of one template close (their stop words dominate: the test web's posts came out 1-2
-#: bits apart), while 2-word shingles kept them 11+ bits apart.
+#: one word changed) keeps within 3 bits: 1-word 62%/98%/100%, 2-word 48%/78%/96%, 3-word
+#: 19%/54%/85% of texts under 100, 100-300, 300-1000 tokens, with 0.008%, 0.003% and 0.002%
+#: of unrelated pairs within 3 bits; but single words put unrelated texts of one template
+#: close (their stop words dominate: the test web's posts came out 1-2 bits apart).
 DEFAULT_SHINGLE = 2
 
-_BIT_SHIFTS = np.arange(SIMHASH_BITS, dtype=np.uint64)
+#: SplitMix64 constants (Steele et al. 2014): the golden-ratio increment and the two
+#: multipliers of its finaliser.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
 def content_hash(text: str) -> str:
@@ -44,28 +51,63 @@ def content_hash(text: str) -> str:
 
     Whitespace, case and punctuation do not count: only the sequence of words does.
     """
-    words = " ".join(tokenize_lower(text))
+    return content_hash_of_tokens(tokenize_lower(text))
+
+
+def content_hash_of_tokens(tokens: list[str]) -> str:
+    """:func:`content_hash` of a text already cut into lower-cased tokens."""
+    words = " ".join(tokens)
     return hashlib.sha1(words.encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
 def simhash(text: str, *, shingle: int = DEFAULT_SHINGLE) -> int:
     """The 64-bit SimHash of the text's word shingles (0 for a text without words).
 
-    Each shingle of ``shingle`` consecutive lower-cased tokens (the whole text when it is
-    shorter) is hashed with an 8-byte BLAKE2b digest, which is stable across processes unlike
-    ``hash()``. Bit ``i`` of the result is set when most shingle hashes have bit ``i`` set.
+    Each distinct lower-cased token is hashed once with an 8-byte BLAKE2b digest (stable
+    across processes, unlike ``hash()``); the hash of a shingle of ``shingle`` consecutive
+    tokens (the whole text when it is shorter) mixes its tokens' hashes in order with a
+    SplitMix64 finaliser, vectorised. Bit ``i`` of the result is set when most shingle
+    hashes have bit ``i`` set.
     """
+    return simhash_of_tokens(tokenize_lower(text), shingle=shingle)
+
+
+def simhash_of_tokens(tokens: list[str], *, shingle: int = DEFAULT_SHINGLE) -> int:
+    """:func:`simhash` of a text already cut into lower-cased tokens."""
     if shingle < 1:
         raise ValueError(f"shingle must be at least 1, not {shingle}")
-    tokens = tokenize_lower(text)
     if not tokens:
         return 0
-    count = max(len(tokens) - shingle + 1, 1)
-    digests = b"".join(_digest(" ".join(tokens[i : i + shingle])) for i in range(count))
-    hashes = np.frombuffer(digests, dtype=">u8").astype(np.uint64)
-    ones = ((hashes[:, None] >> _BIT_SHIFTS) & np.uint64(1)).sum(axis=0)
-    bits = (2 * ones > count).astype(np.uint64) << _BIT_SHIFTS
-    return int(np.bitwise_or.reduce(bits))
+    hashes = _shingle_hashes(_token_hashes(tokens), shingle)
+    bits = np.unpackbits(hashes.astype(">u8").view(np.uint8).reshape(len(hashes), 8), axis=1)
+    ones = bits.sum(axis=0, dtype=np.int64)
+    return int.from_bytes(np.packbits(2 * ones > len(hashes)).tobytes(), "big")
+
+
+def _token_hashes(tokens: list[str]) -> npt.NDArray[np.uint64]:
+    """The hash of each token, each distinct token digested once."""
+    index: dict[str, int] = {}
+    positions = [index.setdefault(token, len(index)) for token in tokens]
+    digests = b"".join(_digest(token) for token in index)
+    unique = np.frombuffer(digests, dtype=">u8").astype(np.uint64)
+    return unique[np.asarray(positions, dtype=np.intp)]
+
+
+def _shingle_hashes(token_hashes: npt.NDArray[np.uint64], shingle: int) -> npt.NDArray[np.uint64]:
+    """One hash per run of ``shingle`` tokens: order-dependent mixing of their hashes."""
+    count = max(len(token_hashes) - shingle + 1, 1)
+    mixed = token_hashes[:count].copy()
+    for offset in range(1, min(shingle, len(token_hashes))):
+        mixed = _splitmix(mixed * _GOLDEN ^ token_hashes[offset : offset + count])
+    return mixed
+
+
+def _splitmix(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """SplitMix64's finaliser: every input bit affects every output bit."""
+    with np.errstate(over="ignore"):
+        values = (values ^ (values >> np.uint64(30))) * _MIX_1
+        values = (values ^ (values >> np.uint64(27))) * _MIX_2
+    return values ^ (values >> np.uint64(31))
 
 
 def _digest(shingle: str) -> bytes:

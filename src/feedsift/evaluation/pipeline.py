@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -66,6 +68,8 @@ class PipelineResult:
     megabytes: float
     wall: float
     main_cpu: float  #: CPU seconds of the event-loop process (fetching, keys, storage)
+    worker_cpu: float  #: CPU seconds of the worker processes (feeds, extraction, records)
+    server_cpu: float  #: CPU seconds of the test web's process (serving the pages)
     busy: dict[str, float]  #: summed busy seconds per stage
     fetch_only_wall: float
     extract_rates: dict[str, float] = field(default_factory=dict)  #: docs/s, one core
@@ -82,21 +86,25 @@ def run_pipeline_bench(
     root = options.sites_dir if options.sites_dir.is_dir() else None
     if root is None:
         note(f"{options.sites_dir} is missing: measuring on the generated test web only")
-    with _served_web(root) as feeds, tempfile.TemporaryDirectory() as folder:
+    with _served_web(root) as (feeds, server), tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         _subscribe(db, feeds)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         counts, wall, cpu = _crawl(db, options)
+        workers = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - _cpu(children)
+        served = _process_cpu(server.pid)
         urls, pages = _stored_pages(db)
         fetch_wall = asyncio.run(_fetch_only(urls, options.pages_at_once))
     source = f"{options.sites_dir} (real blogs)" if root else "generated test web"
     return PipelineResult(
         source, len(feeds), counts.pages_stored, counts.articles,
-        counts.bytes_fetched / 1e6, wall, cpu, _busy(counts), fetch_wall, _rates(pages),
+        counts.bytes_fetched / 1e6, wall, cpu, workers, served, _busy(counts), fetch_wall,
+        _rates(pages),
     )  # fmt: skip
 
 
 @contextmanager
-def _served_web(root: Path | None) -> Iterator[list[str]]:
+def _served_web(root: Path | None) -> Iterator[tuple[list[str], subprocess.Popen[bytes]]]:
     """Run the test web in its own process (as a remote server would be); yield its feeds."""
     with tempfile.TemporaryDirectory() as folder:
         port_file = Path(folder) / "web.json"
@@ -106,7 +114,7 @@ def _served_web(root: Path | None) -> Iterator[list[str]]:
             command += ["--ssg-root", str(root)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         try:
-            yield _feeds(_wait_for_json(port_file, server), real=root is not None)
+            yield _feeds(_wait_for_json(port_file, server), real=root is not None), server
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -127,6 +135,19 @@ def _feeds(described: dict[str, Any], real: bool) -> list[str]:
     generated = {"marginalia", "fieldnotes", "gazette"}
     bases = [url for name, url in described["sites"].items() if (name in generated) != real]
     return [f for f in described["feeds"]["good"] if any(f.startswith(b + "/") for b in bases)]
+
+
+def _cpu(usage: resource.struct_rusage) -> float:
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds a running process used so far (Linux ``/proc``; 0 where unavailable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _subscribe(db: Path, feeds: list[str]) -> None:
@@ -209,14 +230,25 @@ def render_pipeline(result: PipelineResult) -> str:
     lines = [
         f"pipeline on loopback: {result.source}",
         f"{result.feeds} feeds, {result.pages} pages stored, {result.articles} articles, "
-        f"{result.megabytes:.1f} MB in {result.wall:.1f} s; main process CPU "
-        f"{result.main_cpu:.1f} s ({100 * result.main_cpu / result.wall:.0f}% of one core)",
+        f"{result.megabytes:.1f} MB in {result.wall:.1f} s",
+        _cpu_line(result),
         "",
         format_table(["run", "pages/s", "vs pipeline"], rows),
-        "busy time by stage (summed over concurrent work): "
+        "busy time by stage (summed over concurrent work, queueing excluded): "
         + ", ".join(f"{k} {v:.1f} s ({100 * v / busy_total:.0f}%)" for k, v in result.busy.items()),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _cpu_line(result: PipelineResult) -> str:
+    per_page = 1000 / max(result.pages, 1)
+    parts = (("crawler", result.main_cpu), ("workers", result.worker_cpu),
+             ("test web", result.server_cpu))  # fmt: skip
+    total = sum(seconds for _, seconds in parts)
+    return (
+        "CPU ms per page: " + ", ".join(f"{n} {s * per_page:.1f}" for n, s in parts)
+        + f"; total {total * per_page:.1f} ms = {total / result.wall:.2f} cores busy on average"
+    )
 
 
 def _ratio(rate: float, reference: float) -> str:
