@@ -33,7 +33,7 @@ __all__ = ["DEMO_POLICY", "register", "run"]
 #: The demo's fetch policy: loopback allowed (the test web lives there), no politeness
 #: delay (the sites are ours), short timeouts and backoffs so the faults cost seconds.
 DEMO_POLICY = FetchPolicy(
-    min_delay=0.0, per_host=4, timeout=3.0, retries=2, backoff=0.2, max_retry_after=2.0,
+    min_delay=0.0, per_host=4, timeout=2.0, retries=2, backoff=0.2, max_retry_after=2.0,
     allow_private=True,
 )  # fmt: skip
 #: Rounds of polling: the first sees the sites' back catalogue, later ones the new posts.
