@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
 from typing import Literal
 
 from tqdm import tqdm
 
 from feedsift.acquisition.schedule import Schedule
 from feedsift.cli import EXIT_OK, Subparsers, report
-from feedsift.cli.store_args import add_db_argument, add_fetch_arguments, fetch_policy
+from feedsift.cli.store_args import (
+    add_db_argument,
+    add_fetch_arguments,
+    add_rules_argument,
+    fetch_policy,
+    rule_files,
+)
 from feedsift.crawl.crawler import CrawlOptions
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, install_stop_signals, run_session
-from feedsift.dedup.rules import DEFAULT_USER_RULES
 
 __all__ = ["CrawlProgress", "register"]
 
@@ -68,28 +72,17 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         parser.add_argument(
             "-j", "--jobs", type=int, default=1, help="extraction processes (default: %(default)s)"
         )
-        parser.add_argument(
-            "--rules",
-            type=Path,
-            action="append",
-            default=[],
-            metavar="FILE",
-            help=f"extra URL-key rules (default: {DEFAULT_USER_RULES} when it exists); repeatable",
-        )
+        add_rules_argument(parser)
         add_db_argument(parser)
         add_fetch_arguments(parser)
         parser.set_defaults(func=run, command_name=name)
 
 
 def settings_from(args: argparse.Namespace) -> SessionSettings:
-    rules = list(args.rules)
-    user_rules = DEFAULT_USER_RULES.expanduser()
-    if not rules and user_rules.exists():
-        rules.append(user_rules)
     schedule = Schedule(fixed=args.interval)
     return SessionSettings(
         db=args.db, policy=fetch_policy(args), crawl=CrawlOptions(schedule=schedule),
-        rule_files=tuple(rules), jobs=args.jobs,
+        rule_files=rule_files(args), jobs=args.jobs,
     )  # fmt: skip
 
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from feedsift.cli import EXIT_OK, Subparsers
-from feedsift.cli.store_args import default_db
+from feedsift.cli.store_args import add_rules_argument, default_db, rule_files
 from feedsift.dedup.rules import DEFAULT_USER_RULES, load_rules
 from feedsift.dedup.urlkeys import explain_url_key
 from feedsift.storage import Store
@@ -37,14 +37,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )  # fmt: skip
     parser.add_argument("url", help="a response URL (where redirects ended)")
     parser.add_argument("--title", default=None, help="the item's title as the feed gives it")
-    parser.add_argument(
-        "--rules",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="extra rule files, tried before the shipped ones",
-    )
+    add_rules_argument(parser)
     parser.add_argument(
         "--db",
         type=Path,
@@ -56,10 +49,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    files = list(args.rules)
-    if not files and DEFAULT_USER_RULES.expanduser().exists():
-        files.append(DEFAULT_USER_RULES.expanduser())
-    steps = explain_url_key(args.url, args.title, load_rules(*files))
+    steps = explain_url_key(args.url, args.title, load_rules(*rule_files(args)))
     print(f"response URL:        {steps.response_url}")
     print(f"with _cid_, sorted:  {steps.with_cid}")
     rule = steps.rule

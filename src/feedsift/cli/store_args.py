@@ -7,9 +7,18 @@ import os
 from pathlib import Path
 
 from feedsift.acquisition.fetcher import FetchPolicy
+from feedsift.dedup.rules import DEFAULT_USER_RULES
 from feedsift.storage import DEFAULT_DB
 
-__all__ = ["DB_ENV", "add_db_argument", "add_fetch_arguments", "default_db", "fetch_policy"]
+__all__ = [
+    "DB_ENV",
+    "add_db_argument",
+    "add_fetch_arguments",
+    "add_rules_argument",
+    "default_db",
+    "fetch_policy",
+    "rule_files",
+]
 
 #: Environment variable naming the database when ``--db`` is not given.
 DB_ENV = "FEEDSIFT_DB"
@@ -57,6 +66,22 @@ def add_fetch_arguments(parser: argparse.ArgumentParser) -> None:
         help="fetch private, loopback and link-local addresses too (refused by "
         "default: a feed must not make feedsift probe your network)",
     )
+
+
+def add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules", type=Path, action="append", default=[], metavar="FILE",
+        help=f"URL-key rule files tried before the shipped rules (default: {DEFAULT_USER_RULES} "
+        "when it exists); repeatable",
+    )  # fmt: skip
+
+
+def rule_files(args: argparse.Namespace) -> tuple[Path, ...]:
+    """The ``--rules`` files, or the user's own rule file when none is given and it exists."""
+    user_rules = DEFAULT_USER_RULES.expanduser()
+    if not args.rules and user_rules.exists():
+        return (user_rules,)
+    return tuple(args.rules)
 
 
 def fetch_policy(args: argparse.Namespace) -> FetchPolicy:

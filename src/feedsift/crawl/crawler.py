@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -33,7 +33,7 @@ from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, Extracti
 from feedsift.crawl.report import CrawlCounts, Listener
 from feedsift.dedup.fingerprint import NearDuplicateIndex
 from feedsift.dedup.history import history_key
-from feedsift.dedup.rules import QueryRule
+from feedsift.dedup.rules import QueryRule, load_rules
 from feedsift.dedup.site import site_of
 from feedsift.dedup.urlkeys import url_key
 from feedsift.errors import (
@@ -73,6 +73,7 @@ class CrawlOptions:
     """How much runs at once, how often a failing page is retried, and the polling bounds."""
 
     schedule: Schedule = field(default_factory=Schedule)
+    rules: tuple[QueryRule, ...] = field(default_factory=load_rules)  #: URL-key rules
     feeds_at_once: int = 8  #: feeds polled in parallel (per-host limits are the fetcher's)
     pages_at_once: int = 16  #: page fetches in flight over all hosts
     max_item_attempts: int = 3  #: polls in which a failing page is tried before giving up
@@ -85,24 +86,21 @@ def utc_now() -> datetime:
 class Crawler:
     """One crawl over a store: an explicit object owning its duplicate indexes and counts."""
 
-    def __init__(  # noqa: PLR0913 - the stage objects a crawl is made of, all keyword-only
+    def __init__(
         self,
         store: Store,
         fetcher: Fetcher,
         extraction: ArrivalExtraction,
-        *,
-        rules: Sequence[QueryRule],
         options: CrawlOptions | None = None,
         listener: Listener | None = None,
-        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self.store, self.fetcher, self.extraction = store, fetcher, extraction
-        self.rules = tuple(rules)
         self.options = options or CrawlOptions()
+        self.rules = self.options.rules
         self.counts = CrawlCounts()
         self.stop = asyncio.Event()
         self._listener = listener
-        self._clock = clock
+        self._clock = utc_now
         self._pages = asyncio.Semaphore(self.options.pages_at_once)
         self._indexes: dict[str, NearDuplicateIndex] = {}
         self._extracting: set[asyncio.Task[None]] = set()

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -56,15 +56,12 @@ async def run_session(
     stop: asyncio.Event | None = None,
 ) -> CrawlCounts:
     """Run one crawl session; return its counts."""
-    rules = load_rules(*settings.rule_files)
+    options = replace(settings.crawl, rules=load_rules(*settings.rule_files))
     extraction = ArrivalExtraction(settings.extractor, jobs=settings.jobs)
     try:
         with Store(settings.db) as store:
             async with Fetcher(settings.policy) as fetcher:
-                crawler = Crawler(
-                    store, fetcher, extraction, rules=rules, options=settings.crawl,
-                    listener=listener,
-                )  # fmt: skip
+                crawler = Crawler(store, fetcher, extraction, options, listener)
                 if stop is not None:
                     crawler.stop = stop
                 await crawler.resume()
