@@ -38,6 +38,7 @@ from feedsift.records import (
     SourceKind,
     Teaser,
 )
+from feedsift.sitelevel import DiffPost, HybridExtractor, SiteLearner, UrlTree
 from feedsift.storage import Store
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "CrawlOptions",
     "Crawler",
     "DatasetError",
+    "DiffPost",
     "ExtractOptions",
     "FeedError",
     "FeedsiftError",
@@ -59,6 +61,7 @@ __all__ = [
     "Fetcher",
     "FieldSource",
     "HttpStatusError",
+    "HybridExtractor",
     "InputError",
     "LearnedPageExtractor",
     "ModelBundle",
@@ -71,6 +74,7 @@ __all__ = [
     "Provenance",
     "RobotsDisallowedError",
     "SessionSettings",
+    "SiteLearner",
     "SourceKind",
     "StorageError",
     "Store",
@@ -78,6 +82,7 @@ __all__ = [
     "Teaser",
     "TextBlock",
     "UnsafeAddressError",
+    "UrlTree",
     "__version__",
     "bundled_extractor",
     "extract",

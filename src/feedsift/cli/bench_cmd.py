@@ -56,7 +56,13 @@ category pages of real blogs as listings, and their posts and about/404 pages no
 With --pipeline, measures the crawl pipeline instead: the test web serves the real blogs
 of the sites folder on 127.0.0.1, feedsift polls their feeds once with politeness delays
 at zero, and reports pages fetched, stored and extracted a second, the share of each
-stage, and the fetch alone and extraction alone (feedsift, trafilatura) as references."""
+stage, and the fetch alone and extraction alone (feedsift, trafilatura) as references.
+
+With --stream, replays the sites of ../shared/sites (or SITES_DIR) page by page in time
+order through URL Tree (each heuristic), DiffPost, their hybrids with the page-level
+extractor, the page-level extractor and trafilatura, and reports the cumulative moving
+average of word-LCS F1 per site and pooled (also after the first 20 documents of each
+site), with a PNG per site (--plots DIR) and JSON (--json PATH)."""
 
 EXAMPLES = """\
 examples:
@@ -66,7 +72,8 @@ examples:
   feedsift bench path/to/datasets --split all --json out.json --markdown out.md
   feedsift bench --listings                        listing detection on the shared blogs
   feedsift bench --listings path/to/sites --json listings.json
-  feedsift bench --pipeline -j 2                   crawl throughput on loopback"""
+  feedsift bench --pipeline -j 2                   crawl throughput on loopback
+  feedsift bench --stream --json stream.json       URL Tree, DiffPost, hybrid as streams"""
 
 
 def _names(value: str) -> tuple[str, ...]:
@@ -139,6 +146,15 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
         f"and pages (default: {DEFAULT_SITES_DIR}; the generated test web when missing)",
     )
     add("-j", "--jobs", type=_positive, default=2, help="extraction processes for --pipeline")
+    add(
+        "--stream",
+        nargs="?",
+        const="../shared/sites",
+        metavar="SITES_DIR",
+        help="replay site streams (default: ../shared/sites) through the site-level methods, "
+        "the hybrid, the page-level extractor and trafilatura; cumulative F1 per site",
+    )
+    add("--plots", type=Path, metavar="DIR", help="with --stream: where to write the PNGs")
     add("--quiet", action="store_true", help="no progress bar and no notes on stderr")
 
 
@@ -255,6 +271,10 @@ def _run_pipeline(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``feedsift bench`` with parsed arguments; returns the exit status."""
+    if args.stream is not None:
+        from feedsift.cli.stream_bench import run_stream
+
+        return run_stream(args)
     if args.pipeline is not None:
         return _run_pipeline(args)
     if args.listings is not None:

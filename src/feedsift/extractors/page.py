@@ -98,8 +98,14 @@ class LearnedPageExtractor:
                              content)  # fmt: skip
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        return self.extract_decided(page, self.decide(page), options)
+
+    def extract_decided(
+        self, page: ParsedPage, decision: BlockDecision, options: ExtractOptions | None = None
+    ) -> Article:
+        """The article of a page whose :meth:`decide` is ``decision`` (which a caller may have
+        changed first: the hybrid drops the blocks a site-level learner calls boilerplate)."""
         options = options or ExtractOptions()
-        decision = self.decide(page)
         signals = decision.analysis.signals
         listing = None
         if options.detect_listings:

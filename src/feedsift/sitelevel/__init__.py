@@ -1,0 +1,18 @@
+"""Site-level learners: a site's boilerplate learned from the site's own pages."""
+
+from feedsift.sitelevel.base import BlockMask, SiteLearner, article_from_mask
+from feedsift.sitelevel.diffpost import DiffPost
+from feedsift.sitelevel.hybrid import HybridExtractor, masked_decision
+from feedsift.sitelevel.tree import Eviction
+from feedsift.sitelevel.urltree import UrlTree
+
+__all__ = [
+    "BlockMask",
+    "DiffPost",
+    "Eviction",
+    "HybridExtractor",
+    "SiteLearner",
+    "UrlTree",
+    "article_from_mask",
+    "masked_decision",
+]
