@@ -243,7 +243,7 @@ def _hybrid_text(
         mask = learner.boilerplate(page)
     except NotFittedError:
         return fallback
-    return page_level.extract_decided(page, masked_decision(decision, mask)).text
+    return page_level.extract_decided(page, masked_decision(page, decision, mask)).text
 
 
 def _peer_text(peer: TrafilaturaPeer, raw: bytes, page: ParsedPage) -> str:
