@@ -20,15 +20,26 @@ from feedsift.cli.store_args import (
 from feedsift.crawl.crawler import CrawlOptions
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, install_stop_signals, run_session
+from feedsift.sitelevel.models import SiteOptions
 
-__all__ = ["CrawlProgress", "register"]
+__all__ = ["METHODS", "CrawlProgress", "register"]
+
+#: The --method choices: the site-level modes of SiteOptions, or the page level alone.
+METHODS = ("hybrid", "site", "page")
 
 CRAWL_DESCRIPTION = """\
 Poll the subscribed feeds once: fetch each feed (conditional GET), store its new items,
 fetch their pages politely, key them by URL key so duplicates are stored once, and extract
 each new page into an article. Failures are recorded per feed and page (see `feedsift
 stats` and `feedsift feeds list`) and the rest goes on. Without --once it keeps going,
-like `feedsift watch`."""
+like `feedsift watch`.
+
+Each site's boilerplate is learned from its own pages as they arrive (--method hybrid,
+the default): the page-level model extracts the first pages; from the second page of a
+crawl DiffPost compares it with the site's other pages, and once 3 pages are known the URL
+Tree does; their template boxes are removed from the page-level result. The learned state
+is kept in the database, so a restart goes on where it stopped. Each article records the
+method that made it (`feedsift stats`, the `method` field of `feedsift export`)."""
 
 WATCH_DESCRIPTION = """\
 Poll every feed on its own schedule until stopped: hourly at first, then adapted to how
@@ -42,6 +53,7 @@ examples:
   feedsift crawl --once --all             poll every feed now, whatever its schedule
   feedsift watch                          run until Ctrl-C, polling each feed when due
   feedsift watch --interval 600 -j 2      poll every 10 minutes, extract in 2 processes
+  feedsift crawl --once --method page     no site-level learning (the page-level model)
   feedsift export --since 2026-11-01      then read what came in
 """
 
@@ -72,6 +84,14 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         parser.add_argument(
             "-j", "--jobs", type=int, default=1, help="extraction processes (default: %(default)s)"
         )
+        parser.add_argument(
+            "--method",
+            choices=METHODS,
+            default="hybrid",
+            help="hybrid: site-level boilerplate masks on the page-level result (measured "
+            "best); site: the site-level learner alone once it can judge; page: the "
+            "page-level model only (default: %(default)s)",
+        )
         add_rules_argument(parser)
         add_db_argument(parser)
         add_fetch_arguments(parser)
@@ -80,9 +100,10 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 def settings_from(args: argparse.Namespace) -> SessionSettings:
     schedule = Schedule(fixed=args.interval)
+    site_level = None if args.method == "page" else SiteOptions(mode=args.method)
     return SessionSettings(
         db=args.db, policy=fetch_policy(args), crawl=CrawlOptions(schedule=schedule),
-        rule_files=rule_files(args), jobs=args.jobs,
+        rule_files=rule_files(args), jobs=args.jobs, site_level=site_level,
     )  # fmt: skip
 
 

@@ -6,14 +6,24 @@ import argparse
 
 from feedsift.cli import EXIT_OK, Subparsers
 from feedsift.cli.store_args import add_db_argument
-from feedsift.storage import FeedStats, SiteStats, Store, feed_stats, site_stats
+from feedsift.storage import (
+    FeedStats,
+    MethodStats,
+    SiteStats,
+    Store,
+    feed_stats,
+    method_stats,
+    site_stats,
+)
 
 __all__ = ["register"]
 
 DESCRIPTION = """\
 Show what the database holds: per feed, its items by state (stored, duplicate, failed,
 pending), polls and error state; per site, documents, articles, duplicates found on
-arrival and mean fetch and extraction times; then the latest errors."""
+arrival and mean fetch and extraction times; per site and extraction method (page,
+hybrid-diffpost, hybrid-urltree-strict...), the articles it made and how many pages the
+site's learners have seen; then the latest errors."""
 
 EXAMPLES = """\
 examples:
@@ -44,9 +54,12 @@ def run(args: argparse.Namespace) -> int:
         feeds = feed_stats(store.connection)
         sites = site_stats(store.connection)
         errors = store.errors.recent(args.errors)
+        methods = method_stats(store.connection)
+        learned = dict(store.site_models.sites())
     print(f"database: {args.db}\n")
     print("\n".join(feed_lines(feeds)) + "\n")
     print("\n".join(site_lines(sites)) + "\n")
+    print("\n".join(method_lines(methods, learned)) + "\n")
     print(f"latest errors ({len(errors)}):")
     for error in errors:
         print(f"  {error.at:%Y-%m-%d %H:%M:%S} {error.stage:7} {error.url}: {error.reason}")
@@ -74,6 +87,16 @@ def site_lines(sites: list[SiteStats]) -> list[str]:
             f"{s.near_duplicates:5} {s.listings:5} {s.mean_fetch_seconds:7.3f} "
             f"{s.mean_extract_seconds:9.3f} {s.errors:6}"
         )
+    return lines
+
+
+def method_lines(methods: list[MethodStats], learned: dict[str, int]) -> list[str]:
+    """Articles per site and method, with the pages the site's learners have seen."""
+    lines = [f"{'site':32} {'learned':>7}  {'method':24} {'articles':>8}"]
+    for m in methods:
+        seen = learned.get(m.site)
+        lines.append(f"{_clip(m.site, 32):32} {'-' if seen is None else seen:>7}  "
+                     f"{_clip(m.method, 24):24} {m.articles:8}")  # fmt: skip
     return lines
 
 

@@ -9,11 +9,13 @@ This is the pipeline of the URL Tree paper's acquisition side, one step per meth
 3. **key** the page by its *URL key* (response URL, title hash, sorted query, rule list);
    a page whose key is stored already is a duplicate of that document, not a new one;
 4. **store** the raw page, in one transaction with its item's new state;
-5. **extract** it (off the event loop) and store the article, marking exact and near
+5. **extract** it (off the event loop, through the site-level learners of its site, see
+   :mod:`feedsift.crawl.learning`) and store the article, marking exact and near
    duplicates of earlier articles of the same site.
 
 Each step commits before the next starts, so a killed crawl resumes where it stopped: items
-still ``new`` are fetched, documents without an article are extracted, and the unique keys
+still ``new`` are fetched, documents without an article are extracted, pages the saved
+learner state has not seen are learned again, and the unique keys
 of items, documents and articles make a repeated step a no-op instead of a duplicate.
 Failures are recorded against their feed or page, and the crawl goes on.
 """
@@ -23,13 +25,19 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from feedsift.acquisition.feeds import FeedEntry, ParsedFeed
 from feedsift.acquisition.fetcher import Fetcher, FetchResult, Validators
 from feedsift.acquisition.schedule import Schedule
-from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
+from feedsift.crawl.extraction import (
+    ArrivalExtraction,
+    ExtractionJob,
+    ExtractionOutcome,
+    JobRole,
+)
+from feedsift.crawl.learning import SiteLearning
 from feedsift.crawl.report import CrawlCounts, Listener
 from feedsift.dedup.fingerprint import NearDuplicateIndex
 from feedsift.dedup.history import history_key
@@ -104,15 +112,22 @@ class Crawler:
         self._pages = asyncio.Semaphore(self.options.pages_at_once)
         self._indexes: dict[str, NearDuplicateIndex] = {}
         self._extracting: set[asyncio.Task[None]] = set()
+        self.learning = SiteLearning(store, extraction, lambda: self._clock())
 
     # -- rounds -------------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """Extract the documents a previous, interrupted crawl stored but did not extract."""
-        for document_id in self.store.documents.without_article():
-            record = self.store.documents.get(document_id)
-            if record is not None:
-                self._start_extraction(document_id, record.document)
+        """Learn again the pages the saved site-level state lacks, then extract the documents
+        a previous, interrupted crawl stored but did not extract."""
+        work: tuple[tuple[JobRole, list[int]], ...] = (
+            ("learn", self.learning.replay_ids()),
+            ("article", self.store.documents.without_article()),
+        )
+        for role, ids in work:
+            for document_id in ids:
+                record = self.store.documents.get(document_id)
+                if record is not None:
+                    self._start_extraction(document_id, record.document, role)
         await self.drain()
 
     async def run_round(self, feeds: Sequence[FeedRecord]) -> None:
@@ -129,9 +144,10 @@ class Crawler:
         await self.drain()
 
     async def drain(self) -> None:
-        """Wait until every extraction started so far is stored."""
+        """Wait until every extraction started so far is stored; save what was learned."""
         while self._extracting:
             await asyncio.gather(*list(self._extracting))
+        self.counts.site_states_saved += await self.learning.save()
 
     # -- feeds --------------------------------------------------------------------------
 
@@ -215,7 +231,27 @@ class Crawler:
     async def fetch_pending(self, feed_id: int) -> None:
         """Fetch the pages of the feed's items not fetched yet (new, or failed before)."""
         pending = self.store.items.pending(feed_id)
+        if pending and pending[0].url is not None:
+            await self._fetch_comparisons(feed_id, site_of(pending[0].url))
         await asyncio.gather(*(self._fetch_item(item) for item in pending))
+
+    async def _fetch_comparisons(self, feed_id: int, site: str) -> None:
+        """Fetch older items of the feed again for the learners of ``site`` (not stored)."""
+        wanted = self.learning.comparisons_wanted(site)
+        for url in self.store.items.settled_urls(feed_id, wanted) if wanted else ():
+            async with self._pages:
+                try:
+                    result = await self.fetcher.fetch(url, kinds=PAGE_KINDS)
+                except FetchError as exc:
+                    self._tell("error", f"{url}: comparison page not fetched: {exc}")
+                    continue
+            self.counts.comparison_pages += 1
+            self._tell("page", f"{result.response_url}: comparison page (learned, not stored)")
+            job = ExtractionJob(
+                0, site_of(result.response_url), result.response_url, result.body,
+                result.content_type, "learn", result.fetched_at,
+            )  # fmt: skip
+            self._start_job(job)
 
     async def _fetch_item(self, item: ItemRecord) -> None:
         async with self._pages:
@@ -287,11 +323,17 @@ class Crawler:
 
     # -- articles -----------------------------------------------------------------------
 
-    def _start_extraction(self, document_id: int, document: NewDocument) -> None:
+    def _start_extraction(
+        self, document_id: int, document: NewDocument, role: JobRole = "article"
+    ) -> None:
         job = ExtractionJob(
             document_id, document.site, document.response_url, document.body,
-            document.header("content-type"),
+            document.header("content-type"), role, document.fetched_at,
         )  # fmt: skip
+        self._start_job(job)
+
+    def _start_job(self, job: ExtractionJob) -> None:
+        job = replace(job, saved=self.learning.state_for(job.site))
         task = asyncio.get_running_loop().create_task(self._extract(job))
         self._extracting.add(task)
         task.add_done_callback(self._extracting.discard)
@@ -299,6 +341,9 @@ class Crawler:
     async def _extract(self, job: ExtractionJob) -> None:
         outcome = await self.extraction.extract(job)
         self.counts.times.extract += outcome.seconds
+        if job.role == "learn":
+            self.counts.pages_learned += outcome.error is None
+            return
         if outcome.article is None:
             with self.store.transaction():
                 reason = f"extraction failed: {outcome.error}"

@@ -2,53 +2,76 @@
 
 The crawler hands a :class:`ExtractionJob` to an :class:`ArrivalExtraction` and gets an
 :class:`ExtractionOutcome` back: the article, or the reason it failed, plus the content
-fingerprints used to spot duplicates. Which extractor runs is the hook: by default the
-bundled page-level model; any :class:`~feedsift.extractors.base.PageExtractor` (a fitted
-site-level learner, the combiner of later methods) plugs in through ``extractor``.
+fingerprints used to spot duplicates. By default every page goes through the site-level
+methods (:class:`~feedsift.sitelevel.SiteModels`: URL Tree, DiffPost or the page-level model,
+chosen per site and page); with ``site_level=None`` the ``extractor`` alone runs (any
+:class:`~feedsift.extractors.base.PageExtractor`). A job's ``role`` is ``article`` (learn and
+extract) or ``learn`` (a comparison page, or a stored page replayed after a restart: learned,
+not extracted, not stored).
 
 Extraction is CPU work (tens of milliseconds a page), so it runs in worker processes when
-``jobs > 1`` (each worker receives the extractor once, when it starts) and in one worker
-thread otherwise, so the event loop keeps fetching meanwhile. The workers also parse feeds
-and serialise each article to the JSON the store keeps: both cost the loop as much as
-fetching did (``feedsift bench --pipeline`` profile).
+``jobs > 1`` and in one worker thread otherwise, so the event loop keeps fetching meanwhile.
+Site-level learners hold state, so every page of a site goes to the same worker (a site's
+pages are learned in arrival order); each worker owns the learners of its sites and hands
+their state back on :meth:`ArrivalExtraction.save_sites`. The workers also parse feeds and
+serialise each article to the JSON the store keeps: both cost the loop as much as fetching
+did (``feedsift bench --pipeline`` profile).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import logging
 import time
+import zlib
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
 
 from feedsift.acquisition.feeds import ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
-from feedsift.errors import FeedsiftError
+from feedsift.errors import FeedsiftError, ModelError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
-from feedsift.parsing.page import parse_page
+from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article, PageKind
+from feedsift.sitelevel.models import SavedSite, SiteModels, SiteOptions
 from feedsift.storage.articles import article_record
 from feedsift.text.tokens import tokenize_lower
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "ArrivalExtraction",
     "ExtractionJob",
     "ExtractionOutcome",
     "FeedParse",
+    "JobRole",
     "extract_job",
     "timed_parse",
 ]
 
 
+#: ``article``: learn the page and extract it; ``learn``: only learn it (see the module).
+JobRole = Literal["article", "learn"]
+
+
 @dataclass(frozen=True, slots=True)
 class ExtractionJob:
-    """One stored document to extract."""
+    """One stored document to extract (or a page to learn from)."""
 
-    document_id: int
+    document_id: int  #: 0 for a comparison page, which is not stored
     site: str
     url: str
     body: bytes
     content_type: str | None
+    role: JobRole = "article"
+    seen_at: datetime | None = None  #: when the page was fetched (DiffPost's same crawl)
+    saved: SavedSite | None = None  #: the site's saved learner state, sent with its first job
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,19 +97,55 @@ class ExtractionOutcome:
 
 
 def extract_job(
-    job: ExtractionJob, extractor: PageExtractor, options: ExtractOptions
+    job: ExtractionJob,
+    extractor: PageExtractor,
+    options: ExtractOptions,
+    models: SiteModels | None = None,
 ) -> ExtractionOutcome:
-    """Run ``extractor`` on ``job``; a FeedsiftError becomes the outcome's ``error``."""
+    """Run ``job`` (through ``models`` when given); a FeedsiftError becomes the ``error``."""
     started = time.perf_counter()
     try:
-        article = extractor.extract(parse_page(job.body, job.url, job.content_type), options)
+        page = parse_page(job.body, job.url, job.content_type)
+        if models is None:
+            article = extractor.extract(page, options) if job.role == "article" else None
+        else:
+            _restore(models, job.saved)
+            article = _through_models(models, job, page, options)
     except FeedsiftError as exc:
         return ExtractionOutcome(job, None, str(exc), time.perf_counter() - started)
+    if article is None:
+        return ExtractionOutcome(job, None, None, time.perf_counter() - started)
     tokens = tokenize_lower(article.text)
     return ExtractionOutcome(
         job, article, None, time.perf_counter() - started, content_hash_of_tokens(tokens),
         simhash_of_tokens(tokens), article_record(article),
     )  # fmt: skip
+
+
+def _through_models(
+    models: SiteModels, job: ExtractionJob, page: ParsedPage, options: ExtractOptions
+) -> Article | None:
+    if job.role == "learn":
+        models.learn(page, job.seen_at, job.document_id)
+        return None
+    return models.process(page, job.seen_at, job.document_id, options)
+
+
+def _restore(models: SiteModels, saved: SavedSite | None) -> None:
+    """Take the saved state of a site not learned yet; unreadable state: start afresh."""
+    if saved is None or saved.site in models.sites_:
+        return
+    try:
+        models.restore_site(saved)
+    except ModelError as exc:
+        logger.warning("%s: saved site-level state not used (%s); learning afresh", saved.site, exc)
+
+
+def save_sites(models: SiteModels | None, sites: Sequence[str]) -> list[SavedSite]:
+    """The state of those of ``sites`` that ``models`` knows."""
+    if models is None:
+        return []
+    return [models.save_site(site) for site in sites if site in models.sites_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +163,7 @@ def timed_parse(body: bytes, url: str, content_type: str | None) -> FeedParse:
 
 
 class ArrivalExtraction:
-    """The extraction stage of a crawl: an explicit object owning its worker pool."""
+    """The extraction stage of a crawl: an explicit object owning its workers."""
 
     def __init__(
         self,
@@ -112,40 +171,75 @@ class ArrivalExtraction:
         *,
         jobs: int = 1,
         options: ExtractOptions | None = None,
+        site_level: SiteOptions | None = SiteOptions(),  # noqa: B008 (frozen, shared safely)
     ) -> None:
         self.extractor = extractor or bundled_extractor()
         self.jobs = max(1, jobs)
         self.options = options or ExtractOptions()
-        self._pool: Executor | None = None
+        if site_level is not None and not isinstance(self.extractor, LearnedPageExtractor):
+            site_level = None  # the hybrid needs the page-level model's block decisions
+        self.site_level = site_level
+        self._models = self._new_models()
+        self._pools: list[Executor] = []
+        self._turn = itertools.count()
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
+    def _new_models(self) -> SiteModels | None:
+        if self.site_level is None:
+            return None
+        assert isinstance(self.extractor, LearnedPageExtractor)
+        return SiteModels(self.extractor, self.site_level)
+
+    def _executors(self) -> list[Executor]:
+        if not self._pools:
             if self.jobs > 1:
-                self._pool = ProcessPoolExecutor(
-                    self.jobs, initializer=_start_worker, initargs=(self.extractor, self.options)
-                )
+                args = (self.extractor, self.options, self.site_level)
+                self._pools = [
+                    ProcessPoolExecutor(1, initializer=_start_worker, initargs=args)
+                    for _ in range(self.jobs)
+                ]
             else:
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="feedsift-extract")
-        return self._pool
+                self._pools = [ThreadPoolExecutor(1, thread_name_prefix="feedsift-extract")]
+        return self._pools
+
+    def _worker_of(self, site: str) -> Executor:
+        pools = self._executors()
+        return pools[zlib.crc32(site.encode("utf-8")) % len(pools)]
 
     async def extract(self, job: ExtractionJob) -> ExtractionOutcome:
         loop = asyncio.get_running_loop()
+        worker = self._worker_of(job.site)
         if self.jobs > 1:
-            return await loop.run_in_executor(self._executor(), _worker_extract, job)
+            return await loop.run_in_executor(worker, _worker_extract, job)
         return await loop.run_in_executor(
-            self._executor(), extract_job, job, self.extractor, self.options
+            worker, extract_job, job, self.extractor, self.options, self._models
         )
+
+    async def save_sites(self, sites: Sequence[str]) -> list[SavedSite]:
+        """The learner state of ``sites`` (those learned so far), from their workers."""
+        loop = asyncio.get_running_loop()
+        if self.jobs == 1:
+            return await loop.run_in_executor(self._worker_of(""), save_sites, self._models, sites)
+        by_worker: dict[int, list[str]] = {}
+        pools = self._executors()
+        for site in sites:
+            by_worker.setdefault(zlib.crc32(site.encode("utf-8")) % len(pools), []).append(site)
+        parts = await asyncio.gather(
+            *(loop.run_in_executor(pools[w], _worker_save, tuple(s)) for w, s in by_worker.items())
+        )
+        return [saved for part in parts for saved in part]
 
     async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> FeedParse:
         """:func:`~feedsift.acquisition.feeds.parse_feed` in the workers: big feeds take
         feedparser a good fraction of a second, which the event loop should not wait for."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), timed_parse, body, url, content_type)
+        pools = self._executors()
+        worker = pools[next(self._turn) % len(pools)]
+        return await loop.run_in_executor(worker, timed_parse, body, url, content_type)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self._pools = []
 
 
 @dataclass(slots=True)
@@ -154,15 +248,24 @@ class _WorkerState:
 
     extractor: PageExtractor | None = None
     options: ExtractOptions | None = None
+    models: SiteModels | None = None
 
 
 _WORKER = _WorkerState()
 
 
-def _start_worker(extractor: PageExtractor, options: ExtractOptions) -> None:
+def _start_worker(
+    extractor: PageExtractor, options: ExtractOptions, site_level: SiteOptions | None
+) -> None:
     _WORKER.extractor, _WORKER.options = extractor, options
+    if site_level is not None and isinstance(extractor, LearnedPageExtractor):
+        _WORKER.models = SiteModels(extractor, site_level)
 
 
 def _worker_extract(job: ExtractionJob) -> ExtractionOutcome:
     assert _WORKER.extractor is not None and _WORKER.options is not None
-    return extract_job(job, _WORKER.extractor, _WORKER.options)
+    return extract_job(job, _WORKER.extractor, _WORKER.options, _WORKER.models)
+
+
+def _worker_save(sites: tuple[str, ...]) -> list[SavedSite]:
+    return save_sites(_WORKER.models, sites)

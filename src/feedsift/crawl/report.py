@@ -39,6 +39,9 @@ class CrawlCounts:
     exact_duplicates: int = 0
     near_duplicates: int = 0
     extract_errors: int = 0
+    comparison_pages: int = 0  #: older pages fetched again for the site-level learners
+    pages_learned: int = 0  #: comparison and replayed pages learned without extraction
+    site_states_saved: int = 0  #: saves of a site's learner state to the store
     bytes_fetched: int = 0
     times: StageTimes = field(default_factory=StageTimes)
 

@@ -25,6 +25,7 @@ from feedsift.crawl.extraction import ArrivalExtraction
 from feedsift.crawl.report import CrawlCounts, Listener
 from feedsift.dedup.rules import load_rules
 from feedsift.extractors.base import PageExtractor
+from feedsift.sitelevel.models import SiteOptions
 from feedsift.storage import Store
 
 __all__ = ["MAX_SLEEP", "SessionSettings", "install_stop_signals", "run_session"]
@@ -45,6 +46,8 @@ class SessionSettings:
     rule_files: tuple[Path, ...] = ()
     jobs: int = 1  #: extraction worker processes
     extractor: PageExtractor | None = None  #: None: the bundled page-level model
+    #: how site-level learners are used; None: the extractor alone (see ArrivalExtraction)
+    site_level: SiteOptions | None = field(default_factory=SiteOptions)
 
 
 async def run_session(
@@ -57,7 +60,9 @@ async def run_session(
 ) -> CrawlCounts:
     """Run one crawl session; return its counts."""
     options = replace(settings.crawl, rules=load_rules(*settings.rule_files))
-    extraction = ArrivalExtraction(settings.extractor, jobs=settings.jobs)
+    extraction = ArrivalExtraction(
+        settings.extractor, jobs=settings.jobs, site_level=settings.site_level
+    )
     try:
         with Store(settings.db) as store:
             async with Fetcher(settings.policy) as fetcher:

@@ -3,6 +3,7 @@
 from feedsift.sitelevel.base import BlockMask, SiteLearner, article_from_mask
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.hybrid import HybridExtractor, masked_decision
+from feedsift.sitelevel.models import SavedSite, SiteLearners, SiteMode, SiteModels, SiteOptions
 from feedsift.sitelevel.tree import Eviction
 from feedsift.sitelevel.urltree import UrlTree
 
@@ -11,7 +12,12 @@ __all__ = [
     "DiffPost",
     "Eviction",
     "HybridExtractor",
+    "SavedSite",
     "SiteLearner",
+    "SiteLearners",
+    "SiteMode",
+    "SiteModels",
+    "SiteOptions",
     "UrlTree",
     "article_from_mask",
     "masked_decision",

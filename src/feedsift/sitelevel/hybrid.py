@@ -57,7 +57,18 @@ class HybridExtractor:
             mask = self.site_level.boilerplate(page)
         except NotFittedError:
             return self.page_level.extract_decided(page, decision, options)
-        kept = masked_decision(page, decision, mask)
+        return self.extract_masked(page, decision, mask, options)
+
+    def extract_masked(
+        self,
+        page: ParsedPage,
+        decision: BlockDecision,
+        boilerplate: BlockMask,
+        options: ExtractOptions | None = None,
+    ) -> Article:
+        """The page-level article without the boxes of ``boilerplate`` (a learner's mask
+        computed by the caller, e.g. with the page's download time)."""
+        kept = masked_decision(page, decision, boilerplate)
         article = self.page_level.extract_decided(page, kept, options)
         old = article.provenance
         return replace(article, provenance=Provenance(self.name, old.model_version, old.confidence))

@@ -519,6 +519,11 @@ class UrlTreeIndex:
             return False
         return any(np.array_equal(tree.hashes_at(at), doc.hashes) for at in tree.key_rows(doc.key))
 
+    def has_key(self, doc: TreeDocument) -> bool:
+        """Whether a retained document has ``doc``'s URL key (whatever its blocks)."""
+        tree = self._domains.get(doc.domain)
+        return tree is not None and bool(tree.key_rows(doc.key))
+
     def supports(self, doc: TreeDocument) -> list[int]:
         """``n_s`` of ``doc``'s branch: domain node, path nodes, leaf (``doc`` inserted)."""
         tree = self._domains[doc.domain]

@@ -211,6 +211,23 @@ class UrlTree(SiteLearner):
         repeated = hashed.doc.hashes[self.judge(hashed.doc)]
         return np.isin(hashed.blocks, repeated)  # no-letter blocks are in no set: False
 
+    def knows(self, page: ParsedPage) -> bool:
+        """Whether a retained document has ``page``'s URL key (a page fetched again)."""
+        return self._tree().has_key(self.hashed(page).doc)
+
+    def support(self, page: ParsedPage) -> int:
+        """``n_s`` of the node that would judge ``page`` (0 before its domain is seen)."""
+        doc = self.hashed(page).doc
+        tree = self._tree()
+        if doc.domain not in tree:
+            return 0
+        if not tree.holds(doc):
+            with tree.temporarily(doc):
+                supports = tree.supports(doc)
+        else:
+            supports = tree.supports(doc)
+        return supports[self._depth(supports)]
+
     def judge(self, doc: TreeDocument) -> npt.NDArray[np.bool_]:
         """Per distinct block hash of ``doc`` (``doc.hashes``): boilerplate or not.
 

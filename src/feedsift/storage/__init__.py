@@ -1,4 +1,4 @@
-"""Storage: one SQLite file (WAL) holding feeds, items, documents, articles and errors."""
+"""Storage: one SQLite file (WAL): feeds, items, documents, articles, errors, site models."""
 
 from feedsift.storage.articles import ArticleTable, NewArticle, StoredArticle
 from feedsift.storage.database import DEFAULT_DB, Database
@@ -7,7 +7,15 @@ from feedsift.storage.errors_log import ErrorLog, ErrorRecord, Stage
 from feedsift.storage.feeds import FeedRecord, FeedTable, FeedUpdate
 from feedsift.storage.items import ItemRecord, ItemState, ItemTable, NewItem
 from feedsift.storage.migrations import SCHEMA_VERSION
-from feedsift.storage.stats import FeedStats, SiteStats, feed_stats, site_stats
+from feedsift.storage.site_models import SavedSiteModel, SiteModelTable
+from feedsift.storage.stats import (
+    FeedStats,
+    MethodStats,
+    SiteStats,
+    feed_stats,
+    method_stats,
+    site_stats,
+)
 from feedsift.storage.store import Store
 
 __all__ = [
@@ -26,13 +34,17 @@ __all__ = [
     "ItemRecord",
     "ItemState",
     "ItemTable",
+    "MethodStats",
     "NewArticle",
     "NewDocument",
     "NewItem",
+    "SavedSiteModel",
+    "SiteModelTable",
     "SiteStats",
     "Stage",
     "Store",
     "StoredArticle",
     "feed_stats",
+    "method_stats",
     "site_stats",
 ]

@@ -80,6 +80,18 @@ class DocumentTable:
         row = self._db.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
         return None if row is None else DocumentRecord(row["id"], _document(row))
 
+    def count_of_site(self, site: str) -> int:
+        """How many documents of ``site`` are stored."""
+        row = self._db.execute("SELECT COUNT(*) FROM documents WHERE site = ?", (site,))
+        return int(row.fetchone()[0])
+
+    def last_fetched(self, site: str) -> datetime | None:
+        """When the newest stored document of ``site`` was fetched (``None``: none stored)."""
+        row = self._db.execute(
+            "SELECT fetched_at FROM documents WHERE site = ? ORDER BY id DESC LIMIT 1", (site,)
+        ).fetchone()
+        return None if row is None else moment_from_db(row[0])
+
     def without_article(self) -> list[int]:
         """Documents stored but not yet extracted (a crawl stopped in between)."""
         rows = self._db.execute(

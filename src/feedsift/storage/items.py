@@ -83,6 +83,16 @@ class ItemTable:
         rows = self._db.execute(query + " ORDER BY id", params).fetchall()
         return [_record(row) for row in rows]
 
+    def settled_urls(self, feed_id: int, limit: int) -> list[str]:
+        """Links of the feed's newest ``limit`` items whose page was stored before."""
+        rows = self._db.execute(
+            "SELECT i.url FROM items i JOIN documents d ON d.id = i.document_id"
+            " WHERE i.feed_id = ? AND i.state IN ('stored', 'duplicate')"
+            " ORDER BY i.id DESC LIMIT ?",
+            (feed_id, limit),
+        )
+        return [str(row[0]) for row in rows]
+
     def settle(self, item_id: int, state: ItemState, document_id: int | None = None) -> None:
         """Mark an item ``stored`` or ``duplicate`` of ``document_id``."""
         self._db.execute(

@@ -100,8 +100,21 @@ CREATE TABLE errors (
 CREATE INDEX errors_feed ON errors(feed_id);
 """
 
+#: v2: the site-level learners' state per site with the last document it has learned;
+#: documents indexed by site (counted per site, replayed per site).
+_V2 = """
+CREATE TABLE site_models (
+    site TEXT PRIMARY KEY,
+    state BLOB NOT NULL,
+    last_document INTEGER NOT NULL,
+    documents INTEGER NOT NULL,
+    saved_at TEXT NOT NULL
+);
+CREATE INDEX documents_site ON documents(site, id)
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 

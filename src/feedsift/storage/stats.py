@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-__all__ = ["FeedStats", "SiteStats", "feed_stats", "site_stats"]
+__all__ = ["FeedStats", "MethodStats", "SiteStats", "feed_stats", "method_stats", "site_stats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,15 @@ class SiteStats:
     errors: int
 
 
+@dataclass(frozen=True, slots=True)
+class MethodStats:
+    """How many of a site's articles one extraction method produced."""
+
+    site: str
+    method: str
+    articles: int
+
+
 _FEED_QUERY = """
 SELECT f.url, f.site, COUNT(i.id),
     COALESCE(SUM(i.state = 'stored'), 0), COALESCE(SUM(i.state = 'duplicate'), 0),
@@ -67,3 +76,10 @@ def feed_stats(connection: sqlite3.Connection) -> list[FeedStats]:
 
 def site_stats(connection: sqlite3.Connection) -> list[SiteStats]:
     return [SiteStats(*row) for row in connection.execute(_SITE_QUERY)]
+
+
+def method_stats(connection: sqlite3.Connection) -> list[MethodStats]:
+    rows = connection.execute(
+        "SELECT site, method, COUNT(*) FROM articles GROUP BY site, method ORDER BY site, method"
+    )
+    return [MethodStats(*row) for row in rows]

@@ -18,12 +18,13 @@ from feedsift.storage.documents import DocumentTable
 from feedsift.storage.errors_log import ErrorLog
 from feedsift.storage.feeds import FeedTable
 from feedsift.storage.items import ItemTable
+from feedsift.storage.site_models import SiteModelTable
 
 __all__ = ["Store"]
 
 
 class Store:
-    """feeds, items, documents, articles and errors of one database file."""
+    """feeds, items, documents, articles, errors and site models of one database file."""
 
     def __init__(self, path: Path | str, *, create: bool = True) -> None:
         self.database = Database(path, create=create)
@@ -33,6 +34,7 @@ class Store:
         self.documents = DocumentTable(connection)
         self.articles = ArticleTable(connection)
         self.errors = ErrorLog(connection)
+        self.site_models = SiteModelTable(connection)
 
     @property
     def path(self) -> Path:

@@ -1,0 +1,100 @@
+"""Site-level learners in the crawl: method per article, state in the store, comparisons."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from crawl_helpers import crawl_once, subscribe
+from feedsift.testweb import TestWeb
+
+
+@pytest.fixture(scope="module")
+def web() -> Iterator[TestWeb]:
+    with TestWeb(seed=5, rounds=1) as started:
+        yield started
+
+
+def _query(db: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
+    connection = sqlite3.connect(db)
+    try:
+        with connection:
+            return connection.execute(sql, params).fetchall()
+    finally:
+        connection.close()
+
+
+def _methods(db: Path) -> dict[str, list[str]]:
+    methods: dict[str, list[str]] = {}
+    for site, method in _query(db, "SELECT site, method FROM articles ORDER BY id"):
+        methods.setdefault(str(site), []).append(str(method))
+    return methods
+
+
+def test_articles_record_the_method_and_learner_state_is_saved_per_site(
+    web: TestWeb, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.db"
+    subscribe(db, web.feed_urls("good"))
+    counts = crawl_once(db)
+    methods = _methods(db)
+    assert methods and all(m[0] == "page" for m in methods.values())  # nothing learned yet
+    assert all("hybrid-urltree-strict" in m for m in methods.values() if len(m) >= 4)
+    saved = dict(((s, (n, last)) for s, n, last in _query(
+        db, "SELECT site, documents, last_document FROM site_models")))  # fmt: skip
+    stored = _query(db, "SELECT site, COUNT(*), MAX(id) FROM documents GROUP BY site")
+    assert saved == {site: (n, last) for site, n, last in stored}
+    assert counts.site_states_saved == len(saved)
+
+
+def test_a_restart_relearns_what_the_saved_state_lacks(web: TestWeb, tmp_path: Path) -> None:
+    db = tmp_path / "f.db"
+    subscribe(db, web.feed_urls("good"))
+    crawl_once(db)
+    before = _query(db, "SELECT site, documents, last_document FROM site_models ORDER BY site")
+    _query(db, "DELETE FROM site_models")  # as if killed before the round's state was saved
+    _query(db, "UPDATE feeds SET etag = NULL, last_modified = NULL")
+    again = crawl_once(db)
+    assert again.pages_stored == 0 and again.articles == 0  # nothing stored twice
+    assert again.pages_learned == sum(int(str(n)) for _, n, _ in before)
+    after = _query(db, "SELECT site, documents, last_document FROM site_models ORDER BY site")
+    assert after == before
+    third = crawl_once(db)
+    assert third.pages_learned == 0  # the saved state covers every stored page
+
+
+def test_older_items_are_fetched_again_as_comparison_pages_not_stored(
+    web: TestWeb, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.db"
+    subscribe(db, web.feed_urls("good"))
+    crawl_once(db)
+    site, n_docs = _query(db, "SELECT site, COUNT(*) FROM documents GROUP BY site"
+                              " ORDER BY COUNT(*) DESC LIMIT 1")[0]  # fmt: skip
+    keep = _query(db, "SELECT MIN(id) FROM documents WHERE site = ?", site)[0][0]
+    _forget_all_but(db, str(site), int(str(keep)))
+    counts = crawl_once(db)
+    assert counts.comparison_pages >= 1 and counts.pages_learned >= counts.comparison_pages
+    assert _query(db, "SELECT COUNT(*) FROM documents WHERE site = ?", site)[0][0] == n_docs
+    assert "hybrid-diffpost" in _methods(db)[str(site)]
+
+
+def _forget_all_but(db: Path, site: str, keep: int) -> None:
+    """Leave one stored page of ``site``, fetched days ago; its other items pending again."""
+    old = (datetime.now(UTC) - timedelta(days=3)).isoformat()
+    connection = sqlite3.connect(db)
+    with connection:
+        connection.execute("DELETE FROM site_models")
+        connection.execute(
+            "UPDATE items SET state = 'new', document_id = NULL, attempts = 0"
+            " WHERE document_id IN (SELECT id FROM documents WHERE site = ? AND id != ?)",
+            (site, keep),
+        )
+        connection.execute("DELETE FROM articles WHERE site = ? AND document_id != ?", (site, keep))
+        connection.execute("DELETE FROM documents WHERE site = ? AND id != ?", (site, keep))
+        connection.execute("UPDATE documents SET fetched_at = ? WHERE id = ?", (old, keep))
+    connection.close()
