@@ -17,6 +17,7 @@ from feedsift.storage import (
     NewArticle,
     NewDocument,
     NewItem,
+    SavedSiteModel,
     Store,
     feed_stats,
     site_stats,
@@ -166,3 +167,26 @@ def test_stats_and_errors(store: Store) -> None:
     (ss,) = site_stats(store.connection)
     assert (ss.site, ss.documents, ss.articles, ss.errors) == ("a.example", 1, 0, 1)
     assert store.errors.recent(5)[0].reason == "HTTP 404"
+
+
+def test_site_models_save_replace_and_name_what_to_replay(store: Store) -> None:
+    ids = []
+    with store.transaction():
+        for n in range(5):
+            doc, _ = store.documents.add(_document(f"http://a.example/{n}"))
+            url = f"http://a.example/{n}"
+            article = NewArticle(doc, "a.example", url, _article(f"text {n}"), f"h{n}", n, NOW, 0.01)
+            store.articles.add(article)
+            ids.append(doc)
+        unextracted, _ = store.documents.add(_document("http://a.example/late"))
+    assert store.site_models.to_replay(limit=3) == ids[2:]  # newest 3, none saved yet
+    with store.transaction():
+        store.site_models.save(SavedSiteModel("a.example", b"one", ids[1], 2, NOW))
+        store.site_models.save(SavedSiteModel("a.example", b"two", ids[3], 4, NOW))
+    saved = store.site_models.get("a.example")
+    assert saved == SavedSiteModel("a.example", b"two", ids[3], 4, NOW)
+    assert store.site_models.to_replay(limit=10) == [ids[4]]  # not the unextracted one
+    assert store.site_models.sites() == [("a.example", 4)]
+    assert store.documents.count_of_site("a.example") == 6 and unextracted > ids[4]
+    assert store.documents.last_fetched("a.example") == NOW
+    assert store.documents.last_fetched("b.example") is None

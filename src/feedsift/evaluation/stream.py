@@ -23,6 +23,7 @@ so the URL Tree learns at the domain node and is not told anything the URL would
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,7 @@ from feedsift.evaluation.metrics import lcs_prf
 from feedsift.evaluation.peers import PeerInput, TrafilaturaPeer
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.sitelevel.base import SiteLearner, article_from_mask
+from feedsift.sitelevel.base import BlockMask, SiteLearner, article_from_mask
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.hybrid import masked_decision
 from feedsift.sitelevel.urltree import UrlTree
@@ -49,6 +50,7 @@ __all__ = [
     "StreamPage",
     "find_streams",
     "pooled_after",
+    "pooled_seconds",
     "replay_site",
 ]
 
@@ -87,6 +89,7 @@ class SiteResult:
     stream: SiteStream
     f1: dict[str, list[float]] = field(default_factory=dict)
     errors: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)  #: see :func:`replay_site`
 
     def add(self, method: str, value: float) -> None:
         self.f1.setdefault(method, []).append(value)
@@ -164,16 +167,58 @@ def _page(folder: Path, row: dict[str, Any], base: str) -> StreamPage | None:
 
 
 @dataclass(slots=True)
-class _Learners:
-    """The site-level learners of one site's replay, fresh for each site."""
+class _Replay:
+    """One site's replay: fresh learners, the extractors, and where results go."""
 
-    urltrees: dict[str, UrlTree]
-    diffpost: DiffPost
+    page_level: LearnedPageExtractor
+    peer: TrafilaturaPeer | None
+    result: SiteResult
+    urltrees: dict[str, UrlTree] = field(default_factory=dict)
+    diffpost: DiffPost = field(default_factory=DiffPost)
 
-    @classmethod
-    def fresh(cls) -> _Learners:
-        trees = {h: UrlTree(heuristic=h) for h in URLTREE_HEURISTICS}  # type: ignore[arg-type]
-        return cls(trees, DiffPost())
+    def __post_init__(self) -> None:
+        self.urltrees = {h: UrlTree(heuristic=h) for h in URLTREE_HEURISTICS}  # type: ignore[arg-type]
+
+    def page(self, item: StreamPage) -> None:
+        """Every method on ``item``; F1 per method, and the seconds of the timed stages."""
+        started = time.perf_counter()
+        try:
+            raw = read_page_html(item.path)
+            page = parse_page(raw, item.url)
+        except (FeedsiftError, OSError):
+            self.result.errors += 1
+            return
+        decision = self.page_level.decide(page)
+        page_text = self.page_level.extract_decided(page, decision).text
+        self._time("page", started)
+        texts = {"page": page_text, **self._site_level(page, decision, page_text)}
+        if self.peer is not None:
+            texts["trafilatura"] = _peer_text(self.peer, raw, page)
+        for method, text in texts.items():
+            self.result.add(method, lcs_prf(text, item.gold).f1)
+
+    def _site_level(self, page: ParsedPage, decision: Any, page_text: str) -> dict[str, str]:
+        """Each learner learns and judges the page (timed), then its text and the hybrid's."""
+        masks: dict[str, BlockMask | None] = {}
+        for heuristic, tree in self.urltrees.items():
+            started = time.perf_counter()
+            tree.partial_fit(page)
+            masks[f"urltree-{heuristic}"] = _mask(tree, page)
+            self._time(f"urltree-{heuristic}", started)
+        started = time.perf_counter()
+        masks["diffpost"] = _mask(self.diffpost, page)
+        self.diffpost.partial_fit(page)
+        self._time("diffpost", started)
+        texts = {m: _masked_text(page, mask, m, page_text) for m, mask in masks.items()}
+        for name, method in (("hybrid-urltree", "urltree-strict"), ("hybrid-diffpost", "diffpost")):
+            mask = masks[method]
+            texts[name] = page_text if mask is None else self.page_level.extract_decided(
+                page, masked_decision(page, decision, mask)).text  # fmt: skip
+        return texts
+
+    def _time(self, method: str, started: float) -> None:
+        seconds = self.result.seconds
+        seconds[method] = seconds.get(method, 0.0) + time.perf_counter() - started
 
 
 def replay_site(
@@ -182,68 +227,31 @@ def replay_site(
     peer: TrafilaturaPeer | None = None,
     progress: Callable[[], None] | None = None,
 ) -> SiteResult:
-    """Every method on every page of ``stream``, in order; F1 per page per method."""
-    result = SiteResult(stream)
-    learners = _Learners.fresh()
+    """Every method on every page of ``stream``, in order; F1 per page per method.
+
+    Also timed, per method: ``page`` (reading, parsing and page-level extraction) and each
+    site-level learner's classification (learning the page and judging its blocks; the
+    article is then assembled by the page level's code), so their cost can be set against
+    the page level's."""
+    replay = _Replay(page_level, peer, SiteResult(stream))
     for item in stream.pages:
-        try:
-            raw = read_page_html(item.path)
-            page = parse_page(raw, item.url)
-        except (FeedsiftError, OSError):
-            result.errors += 1
-            continue
-        for method, text in _texts(page, raw, page_level, learners, peer).items():
-            result.add(method, lcs_prf(text, item.gold).f1)
+        replay.page(item)
         if progress is not None:
             progress()
-    return result
+    return replay.result
 
 
-def _texts(
-    page: ParsedPage,
-    raw: bytes,
-    page_level: LearnedPageExtractor,
-    learners: _Learners,
-    peer: TrafilaturaPeer | None,
-) -> dict[str, str]:
-    decision = page_level.decide(page)
-    page_text = page_level.extract_decided(page, decision).text
-    texts = {"page": page_text}
-    if peer is not None:
-        texts["trafilatura"] = _peer_text(peer, raw, page)
-    for heuristic, tree in learners.urltrees.items():
-        tree.partial_fit(page)
-        texts[f"urltree-{heuristic}"] = _site_text(tree, page, page_text)
-    tree = learners.urltrees["strict"]
-    texts["hybrid-urltree"] = _hybrid_text(tree, page, page_level, decision, page_text)
-    texts["diffpost"] = _site_text(learners.diffpost, page, page_text)
-    texts["hybrid-diffpost"] = _hybrid_text(
-        learners.diffpost, page, page_level, decision, page_text
-    )
-    learners.diffpost.partial_fit(page)
-    return texts
-
-
-def _site_text(learner: SiteLearner, page: ParsedPage, fallback: str) -> str:
+def _mask(learner: SiteLearner, page: ParsedPage) -> BlockMask | None:
+    """The learner's boilerplate mask of ``page``, ``None`` while it cannot judge it."""
     try:
-        mask = learner.boilerplate(page)
+        return learner.boilerplate(page)
     except NotFittedError:
-        return fallback
-    return article_from_mask(page, mask, learner.method).text
+        return None
 
 
-def _hybrid_text(
-    learner: SiteLearner,
-    page: ParsedPage,
-    page_level: LearnedPageExtractor,
-    decision: Any,
-    fallback: str,
-) -> str:
-    try:
-        mask = learner.boilerplate(page)
-    except NotFittedError:
-        return fallback
-    return page_level.extract_decided(page, masked_decision(page, decision, mask)).text
+def _masked_text(page: ParsedPage, mask: BlockMask | None, method: str, fallback: str) -> str:
+    """The learner's own article text (the page-level text while it cannot judge)."""
+    return fallback if mask is None else article_from_mask(page, mask, method).text
 
 
 def _peer_text(peer: TrafilaturaPeer, raw: bytes, page: ParsedPage) -> str:
@@ -266,3 +274,10 @@ def pooled_all(results: Sequence[SiteResult], method: str) -> float:
     """Mean F1 of ``method`` over every page of every site."""
     values = [v for r in results for v in r.f1.get(method, [])]
     return sum(values) / len(values) if values else float("nan")
+
+
+def pooled_seconds(results: Sequence[SiteResult], method: str) -> float:
+    """Mean seconds per page of a method's timed work over every site (see replay_site)."""
+    pages = sum(len(r.f1.get("page", [])) for r in results)
+    total = sum(r.seconds.get(method, 0.0) for r in results)
+    return total / pages if pages else float("nan")

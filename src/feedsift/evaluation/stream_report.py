@@ -8,9 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from feedsift.evaluation.report import format_table
-from feedsift.evaluation.stream import WARM_UP, SiteResult, pooled_after, pooled_all
+from feedsift.evaluation.stream import (
+    WARM_UP,
+    SiteResult,
+    pooled_after,
+    pooled_all,
+    pooled_seconds,
+)
 
-__all__ = ["methods_of", "render_stream", "stream_json", "write_plots"]
+__all__ = ["methods_of", "render_stream", "render_times", "stream_json", "write_plots"]
 
 #: Width and height of a site's plot, in inches at 100 dpi: readable in a README or a note.
 PLOT_SIZE = (8.0, 4.5)
@@ -32,7 +38,21 @@ def render_stream(results: Sequence[SiteResult], warm_up: int = WARM_UP) -> str:
     count = sum(len(r.f1["page"]) - warm_up for r in after)
     rows.append([f"pooled, after {warm_up} docs ({len(after)} sites)", str(count)]
                 + [_f(pooled_after(after, m, warm_up)) for m in methods])  # fmt: skip
-    return format_table(["site", "docs", *methods], rows) + "\n"
+    return format_table(["site", "docs", *methods], rows) + "\n" + render_times(results)
+
+
+def render_times(results: Sequence[SiteResult]) -> str:
+    """The timed work per page, each site-level learner against the page level."""
+    page = pooled_seconds(results, "page")
+    lines = [f"time per page: page level (read, parse, extract) {page * 1000:.2f} ms"]
+    for method in _timed(results):
+        spent = pooled_seconds(results, method)
+        lines.append(f"  {method}: {spent * 1000:.2f} ms = {spent / page:.1%} of the page level")
+    return "\n".join(lines) + "\n"
+
+
+def _timed(results: Sequence[SiteResult]) -> list[str]:
+    return [m for m in dict.fromkeys(m for r in results for m in r.seconds) if m != "page"]
 
 
 def stream_json(results: Sequence[SiteResult], warm_up: int = WARM_UP) -> dict[str, Any]:
@@ -44,6 +64,9 @@ def stream_json(results: Sequence[SiteResult], warm_up: int = WARM_UP) -> dict[s
         "warm_up": warm_up,
         "pooled_all": {m: _json_float(pooled_all(results, m)) for m in methods},
         "pooled_after_warm_up": {m: _json_float(pooled_after(after, m, warm_up)) for m in methods},
+        "ms_per_page": {
+            m: _json_float(pooled_seconds(results, m) * 1000) for m in ["page", *_timed(results)]
+        },
         "sites": [
             {
                 "group": r.stream.group,

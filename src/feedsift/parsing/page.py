@@ -24,7 +24,7 @@ _JSON_LD = etree.XPath(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # caches may refer to a page weakly
 class ParsedPage:
     """A page after the parsing stage.
 

@@ -68,8 +68,9 @@ from __future__ import annotations
 
 import base64
 import re
+import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal, Self, get_args
 from urllib.parse import urlsplit
@@ -166,6 +167,9 @@ class UrlTree(SiteLearner):
         self.rules = rules
         self.tree_: UrlTreeIndex | None = None
         self.rules_: tuple[QueryRule, ...] | None = None
+        #: the last page hashed (weakly: a learner must not keep pages alive) and its hashes,
+        #: since a page is learned, then judged, in a row
+        self._last_hashed: tuple[weakref.ref[ParsedPage], HashedPage] | None = None
 
     # -- parameters ---------------------------------------------------------------------
 
@@ -262,8 +266,17 @@ class UrlTree(SiteLearner):
         """``page`` as the tree sees it; InputError when it has no (http) URL."""
         if not page.url:
             raise InputError("the URL Tree needs the page's URL (its place in the tree)")
+        seen = _posix(seen_at)
+        last = self._last_hashed
+        if last is not None and last[0]() is page:  # the same page again: learned, then judged
+            hashed = last[1]
+            if hashed.doc.seen == seen:
+                return hashed
+            return HashedPage(replace(hashed.doc, seen=seen), hashed.blocks)
         texts = [block.text for block in page.view.blocks]
-        return self.hashed_blocks(page.url, texts, _posix(seen_at))
+        hashed = self.hashed_blocks(page.url, texts, seen)
+        self._last_hashed = (weakref.ref(page), hashed)
+        return hashed
 
     def hashed_blocks(self, url: str, texts: Sequence[str], seen: float | None) -> HashedPage:
         """A page given as its URL and block texts (``seen``: POSIX seconds or ``None``)."""
