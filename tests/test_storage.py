@@ -175,7 +175,8 @@ def test_site_models_save_replace_and_name_what_to_replay(store: Store) -> None:
         for n in range(5):
             doc, _ = store.documents.add(_document(f"http://a.example/{n}"))
             url = f"http://a.example/{n}"
-            article = NewArticle(doc, "a.example", url, _article(f"text {n}"), f"h{n}", n, NOW, 0.01)
+            text = _article(f"text {n}")
+            article = NewArticle(doc, "a.example", url, text, f"h{n}", n, NOW, 0.01)
             store.articles.add(article)
             ids.append(doc)
         unextracted, _ = store.documents.add(_document("http://a.example/late"))
