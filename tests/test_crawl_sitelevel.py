@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -9,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from crawl_helpers import crawl_once, subscribe
+from crawl_helpers import FAST, crawl_once, subscribe
+from feedsift.acquisition.schedule import Schedule
+from feedsift.crawl.crawler import CrawlOptions
+from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.testweb import TestWeb
 
 
@@ -49,6 +53,21 @@ def test_articles_record_the_method_and_learner_state_is_saved_per_site(
     stored = _query(db, "SELECT site, COUNT(*), MAX(id) FROM documents GROUP BY site")
     assert saved == {site: (n, last) for site, n, last in stored}
     assert counts.site_states_saved == len(saved)
+
+
+def test_worker_processes_learn_each_site_in_one_worker(web: TestWeb, tmp_path: Path) -> None:
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    for db in (one, two):
+        subscribe(db, web.feed_urls("good"))
+    crawl_once(one)
+    settings = SessionSettings(db=two, policy=FAST, crawl=CrawlOptions(schedule=Schedule(fixed=0)),
+                               jobs=2)  # fmt: skip
+    asyncio.run(run_session(settings, "once", all_feeds=True))
+    learned = "SELECT site, documents FROM site_models ORDER BY site"
+    assert _query(two, learned) == _query(one, learned)
+    assert {s: sorted(m) for s, m in _methods(two).items()} == {
+        s: sorted(m) for s, m in _methods(one).items()
+    }
 
 
 def test_a_restart_relearns_what_the_saved_state_lacks(web: TestWeb, tmp_path: Path) -> None:

@@ -14,7 +14,10 @@ method. The methods, on the same pages:
   first page, which has no comparison page, falls back to the page-level result, as the
   pipeline would;
 * ``hybrid-urltree``, ``hybrid-diffpost``: the page-level extractor with the site-level
-  boilerplate mask applied (see :mod:`feedsift.sitelevel.hybrid`).
+  boilerplate mask applied (see :mod:`feedsift.sitelevel.hybrid`);
+* ``combined``: what the crawl pipeline does, :class:`~feedsift.sitelevel.SiteModels` (per
+  page: the URL Tree hybrid once the tree has support, else the DiffPost hybrid with a
+  comparison page, else the page level).
 
 Pages without a URL (most of the news streams) get ``http://<site>/<id>``: one flat path,
 so the URL Tree learns at the domain node and is not told anything the URL would not say.
@@ -39,6 +42,7 @@ from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.sitelevel.base import BlockMask, SiteLearner, article_from_mask
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.hybrid import masked_decision
+from feedsift.sitelevel.models import SiteModels
 from feedsift.sitelevel.urltree import UrlTree
 
 __all__ = [
@@ -175,9 +179,11 @@ class _Replay:
     result: SiteResult
     urltrees: dict[str, UrlTree] = field(default_factory=dict)
     diffpost: DiffPost = field(default_factory=DiffPost)
+    models: SiteModels = field(init=False)
 
     def __post_init__(self) -> None:
         self.urltrees = {h: UrlTree(heuristic=h) for h in URLTREE_HEURISTICS}  # type: ignore[arg-type]
+        self.models = SiteModels(self.page_level)
 
     def page(self, item: StreamPage) -> None:
         """Every method on ``item``; F1 per method, and the seconds of the timed stages."""
@@ -192,6 +198,7 @@ class _Replay:
         page_text = self.page_level.extract_decided(page, decision).text
         self._time("page", started)
         texts = {"page": page_text, **self._site_level(page, decision, page_text)}
+        texts["combined"] = self.models.process(page).text
         if self.peer is not None:
             texts["trafilatura"] = _peer_text(self.peer, raw, page)
         for method, text in texts.items():
