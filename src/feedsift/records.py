@@ -42,7 +42,7 @@ class BodyPart:
 
 #: The mechanisms a metadata field can come from.
 SourceKind = Literal[
-    "json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag"
+    "json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag", "template"
 ]
 
 

@@ -33,6 +33,7 @@ from feedsift.cli import (
     report,
     show_cmd,
     stats_cmd,
+    templates_cmd,
     train_cmd,
 )
 from feedsift.errors import FeedsiftError
@@ -68,7 +69,7 @@ exit status:
 #: The command modules; each adds its sub-parser with ``register(subparsers)``.
 COMMANDS = (
     demo_cmd, extract_cmd, feeds_cmd, crawl_cmd, export_cmd, stats_cmd, show_cmd,
-    examples_cmd, bench_cmd, train_cmd,
+    examples_cmd, bench_cmd, train_cmd, templates_cmd,
 )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from feedsift.storage.stats import (
     site_stats,
 )
 from feedsift.storage.store import Store
+from feedsift.storage.templates_table import NewTemplate, StoredTemplate, TemplateTable
 
 __all__ = [
     "DEFAULT_DB",
@@ -38,12 +39,15 @@ __all__ = [
     "NewArticle",
     "NewDocument",
     "NewItem",
+    "NewTemplate",
     "SavedSiteModel",
     "SiteModelTable",
     "SiteStats",
     "Stage",
     "Store",
     "StoredArticle",
+    "StoredTemplate",
+    "TemplateTable",
     "feed_stats",
     "method_stats",
     "site_stats",

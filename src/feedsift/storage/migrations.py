@@ -113,8 +113,26 @@ CREATE TABLE site_models (
 CREATE INDEX documents_site ON documents(site, id)
 """
 
+#: v3: the feed-learned templates, versioned per feed: each version holds from
+#: ``valid_from`` on, so older pages keep the template of their time.
+_V3 = """
+CREATE TABLE templates (
+    id INTEGER PRIMARY KEY,
+    feed_id INTEGER NOT NULL REFERENCES feeds(id) ON DELETE CASCADE,
+    site TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    valid_from TEXT NOT NULL,
+    learned_at TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    key_path TEXT NOT NULL,
+    state BLOB NOT NULL,
+    UNIQUE (feed_id, version)
+);
+CREATE INDEX templates_site ON templates(site)
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -19,6 +19,7 @@ from feedsift.storage.errors_log import ErrorLog
 from feedsift.storage.feeds import FeedTable
 from feedsift.storage.items import ItemTable
 from feedsift.storage.site_models import SiteModelTable
+from feedsift.storage.templates_table import TemplateTable
 
 __all__ = ["Store"]
 
@@ -35,6 +36,7 @@ class Store:
         self.articles = ArticleTable(connection)
         self.errors = ErrorLog(connection)
         self.site_models = SiteModelTable(connection)
+        self.templates = TemplateTable(connection)
 
     @property
     def path(self) -> Path:

@@ -1,0 +1,118 @@
+"""The ``templates`` table: each feed's learned templates, one row per version.
+
+A feed's first template is version 1; every later one (a re-learned or drifted template) is
+the next version, and the older rows stay: a version holds from its ``valid_from`` time until
+the next version's, so a page is read with the template of its time (:meth:`TemplateTable.at`).
+The learner state is kept as the learner saved it (:meth:`FeedTemplate.to_bytes
+<feedsift.templates.learner.FeedTemplate.to_bytes>`); the key-path and the item count sit
+in their own columns so that listings need not read it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from feedsift.storage.columns import moment_from_db, moment_to_db
+
+__all__ = ["NewTemplate", "StoredTemplate", "TemplateTable"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewTemplate:
+    """A feed's template to store as its next version."""
+
+    feed_id: int
+    site: str
+    valid_from: datetime  #: from when this version holds (pages of that time on)
+    learned_at: datetime
+    items: int  #: feed items it was learned from
+    key_path: str  #: the promoted key-path in path notation
+    state: bytes  #: the learner's saved state
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTemplate:
+    """One stored version of a feed's template."""
+
+    id: int
+    feed_id: int
+    site: str
+    version: int  #: 1, 2, ... per feed
+    valid_from: datetime
+    learned_at: datetime
+    items: int
+    key_path: str
+    state: bytes
+
+
+class TemplateTable:
+    """Reads and writes of the ``templates`` table on one connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def add(self, new: NewTemplate) -> StoredTemplate:
+        """Store ``new`` as the feed's next version (its highest so far plus one)."""
+        cursor = self._db.execute(
+            "INSERT INTO templates (feed_id, site, version, valid_from, learned_at, items,"
+            " key_path, state) SELECT :feed, :site, COALESCE(MAX(version), 0) + 1, :valid_from,"
+            " :learned_at, :items, :key_path, :state FROM templates WHERE feed_id = :feed",
+            {"feed": new.feed_id, "site": new.site, "valid_from": moment_to_db(new.valid_from),
+             "learned_at": moment_to_db(new.learned_at), "items": new.items,
+             "key_path": new.key_path, "state": new.state},
+        )  # fmt: skip
+        row = self._db.execute(
+            "SELECT * FROM templates WHERE id = ?", (cursor.lastrowid,)
+        ).fetchone()
+        return _record(row)
+
+    def current(self, feed_id: int) -> StoredTemplate | None:
+        """The feed's newest version, or None when it has no template."""
+        row = self._db.execute(
+            "SELECT * FROM templates WHERE feed_id = ? ORDER BY version DESC LIMIT 1", (feed_id,)
+        ).fetchone()
+        return None if row is None else _record(row)
+
+    def at(self, feed_id: int, moment: datetime) -> StoredTemplate | None:
+        """The version that held at ``moment``: the latest ``valid_from`` not after it (the
+        highest version among equals); None when the feed had no template yet then."""
+        row = self._db.execute(
+            "SELECT * FROM templates WHERE feed_id = ? AND valid_from <= ?"
+            " ORDER BY valid_from DESC, version DESC LIMIT 1",
+            (feed_id, moment_to_db(moment)),
+        ).fetchone()
+        return None if row is None else _record(row)
+
+    def of_site(self, site: str) -> list[StoredTemplate]:
+        """Every version of every feed of ``site``, by feed then version."""
+        rows = self._db.execute(
+            "SELECT * FROM templates WHERE site = ? ORDER BY feed_id, version", (site,)
+        ).fetchall()
+        return [_record(row) for row in rows]
+
+    def sites(self) -> list[tuple[str, int]]:
+        """Every site with templates and how many (all versions of all its feeds)."""
+        rows = self._db.execute("SELECT site, COUNT(*) FROM templates GROUP BY site ORDER BY site")
+        return [(str(site), int(count)) for site, count in rows]
+
+
+def _record(row: sqlite3.Row) -> StoredTemplate:
+    return StoredTemplate(
+        id=int(row["id"]),
+        feed_id=int(row["feed_id"]),
+        site=str(row["site"]),
+        version=int(row["version"]),
+        valid_from=_moment(row["valid_from"]),
+        learned_at=_moment(row["learned_at"]),
+        items=int(row["items"]),
+        key_path=str(row["key_path"]),
+        state=bytes(row["state"]),
+    )
+
+
+def _moment(text: str) -> datetime:
+    moment = moment_from_db(text)
+    assert moment is not None  # NOT NULL column
+    return moment

@@ -1,0 +1,40 @@
+"""Feed-learned templates: key-paths from feed items, post detection, property extraction."""
+
+from feedsift.templates.apply import TemplatePaths, apply_paths
+from feedsift.templates.feedvalues import ItemValues, clean_value, is_comment_feed, item_values
+from feedsift.templates.finding import ItemPaths, find_item_paths
+from feedsift.templates.learner import PROPERTIES, FeedTemplate, PathCluster
+from feedsift.templates.paths import (
+    AttrTest,
+    KeyPath,
+    PathNode,
+    find,
+    matches,
+    merge,
+    parse_path,
+    path_of,
+    shared_prefix,
+)
+
+__all__ = [
+    "PROPERTIES",
+    "AttrTest",
+    "FeedTemplate",
+    "ItemPaths",
+    "ItemValues",
+    "KeyPath",
+    "PathCluster",
+    "PathNode",
+    "TemplatePaths",
+    "apply_paths",
+    "clean_value",
+    "find",
+    "find_item_paths",
+    "is_comment_feed",
+    "item_values",
+    "matches",
+    "merge",
+    "parse_path",
+    "path_of",
+    "shared_prefix",
+]

@@ -1,0 +1,162 @@
+"""A template applied to a page: is it a post, and its properties.
+
+The paper's section III-E: a page is a post when its key-path (the content path) finds a
+node; each property is the *first non-empty* node its path finds. Choices made here:
+
+* **One body, not several.** A listing page shows several posts, often in the very
+  containers a post page uses; a page whose key-path finds more than one node holding
+  text is not a post (:data:`MAX_KEY_MATCHES`).
+* **The body** is the page's text blocks inside the content node, without the blocks of the
+  title, byline, date and tag nodes (when those sit inside it) and a block repeating the
+  title; blocks come from :mod:`feedsift.parsing.blocks`, so the body reads like every
+  other extractor's.
+* **Fallbacks.** A property whose path finds nothing comes from the page's metadata
+  (JSON-LD, OpenGraph, ``<meta>``), recorded as such in the article's sources.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from lxml import etree
+
+from feedsift.extractors.body import assemble_body
+from feedsift.metadata.dates import parse_datetime
+from feedsift.metadata.read import read_metadata
+from feedsift.parsing.blocks import TextBlock
+from feedsift.parsing.page import ParsedPage
+from feedsift.records import Article, FieldSource, PageKind, Provenance
+from feedsift.templates.paths import KeyPath, find
+from feedsift.text.tokens import normalize_space
+
+__all__ = [
+    "BYLINE_WORDS",
+    "MAX_KEY_MATCHES",
+    "MIN_BODY_WORDS",
+    "Found",
+    "TemplatePaths",
+    "apply_paths",
+    "count_found",
+    "is_post",
+    "key_nodes",
+]
+
+#: A key-path finding more text-holding nodes than this is on a listing, not a post.
+MAX_KEY_MATCHES = 1
+#: A content node with fewer words is an empty shell (a page of the same layout, no post).
+MIN_BODY_WORDS = 5
+#: Words bylines put before a name ("By Jane Doe", "Posted by Jane", "Author: Jane").
+BYLINE_WORDS = re.compile(r"^(?:(?:posted|written|published)\s+by|by|author|von|par|por)\b[:\s]*",
+                          re.IGNORECASE)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class TemplatePaths:
+    """The promoted path of each property (``None``: the feed never gave it)."""
+
+    title: KeyPath | None
+    content: KeyPath | None
+    author: KeyPath | None
+    date: KeyPath | None
+    tags: KeyPath | None
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The nodes a template's paths found in one page."""
+
+    content: etree._Element | None
+    title: etree._Element | None
+    author: etree._Element | None
+    date: etree._Element | None
+    tags: tuple[etree._Element, ...]
+
+
+def key_nodes(page: ParsedPage, key: KeyPath) -> list[etree._Element]:
+    """The nodes the key-path finds that hold some text."""
+    return [node for node in find(page.root, key) if _words(node) > 0]
+
+
+def count_found(page: ParsedPage, path: KeyPath) -> int:
+    """How many nodes holding text ``path`` finds in ``page``."""
+    return sum(1 for node in find(page.root, path) if _words(node) > 0)
+
+
+def is_post(page: ParsedPage, key: KeyPath) -> bool:
+    nodes = key_nodes(page, key)
+    return 0 < len(nodes) <= MAX_KEY_MATCHES and _words(nodes[0]) >= MIN_BODY_WORDS
+
+
+def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
+    """The article the paths find in ``page`` (metadata fills what they do not)."""
+    found = _found(page, paths)
+    title = _text(found.title)
+    body = assemble_body(_body_blocks(page, found, title))
+    meta = read_metadata(page, date_search=False)
+    sources = [FieldSource(name, "template", str(path)) for name, path in
+               (("title", paths.title), ("authors", paths.author), ("published", paths.date),
+                ("tags", paths.tags)) if path is not None]  # fmt: skip
+    authors = _author(found.author)
+    published = _date(found.date)
+    tags = tuple(dict.fromkeys(t for t in (_text(n) for n in found.tags) if t))
+    return Article(
+        body=body, title=title or meta.title, url=page.url,
+        kind=PageKind.ARTICLE if body else PageKind.EMPTY,
+        provenance=Provenance(method, "template", 1.0 if found.content is not None else 0.0),
+        authors=authors or meta.authors, published=published or meta.published,
+        updated=meta.updated, tags=tags or meta.tags, language=meta.language,
+        canonical_url=meta.canonical_url, site_name=meta.site_name, image=meta.image,
+        description=meta.description, sources=tuple(sources) + meta.sources,
+    )  # fmt: skip
+
+
+def _found(page: ParsedPage, paths: TemplatePaths) -> Found:
+    def first(path: KeyPath | None) -> etree._Element | None:
+        if path is None:
+            return None
+        return next((node for node in find(page.root, path) if _words(node) > 0), None)
+
+    tags = tuple(find(page.root, paths.tags)) if paths.tags is not None else ()
+    return Found(first(paths.content), first(paths.title), first(paths.author),
+                 first(paths.date), tags)  # fmt: skip
+
+
+def _body_blocks(page: ParsedPage, found: Found, title: str | None) -> list[TextBlock]:
+    if found.content is None:
+        return []
+    inside = {id(e) for e in found.content.iter()}
+    holders = {id(e) for e in (found.content, *found.content.iterancestors())}
+    apart = {id(e) for node in (found.title, found.author, found.date, *found.tags)
+             if node is not None and id(node) not in holders for e in node.iter()}  # fmt: skip
+    blocks = [b for b in page.view.blocks if id(b.element) in inside and id(b.element) not in apart]
+    return [b for b in blocks if not title or normalize_space(b.text) != title]
+
+
+def _words(node: etree._Element) -> int:
+    return len(" ".join(str(t) for t in node.itertext()).split())
+
+
+def _text(node: etree._Element | None) -> str | None:
+    if node is None:
+        return None
+    return normalize_space(" ".join(str(t) for t in node.itertext())) or None
+
+
+def _author(node: etree._Element | None) -> tuple[str, ...]:
+    text = _text(node)
+    if not text:
+        return ()
+    name = BYLINE_WORDS.sub("", text).strip(" ,;|·-–—")
+    return (name,) if name else ()
+
+
+def _date(node: etree._Element | None) -> datetime | None:
+    if node is None:
+        return None
+    for element in (node, *node.iter("time")):
+        stamp = element.get("datetime")
+        if stamp and (moment := parse_datetime(stamp)) is not None:
+            return moment
+    return parse_datetime(_text(node) or "")

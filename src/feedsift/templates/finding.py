@@ -1,0 +1,254 @@
+"""Path finding: where each property of a feed item is in the page the item links to.
+
+The paper's section III-D, with the choices it leaves open made here:
+
+* **Matching by words.** Values and page are compared as token sequences
+  (:mod:`~feedsift.templates.textindex`), only inside ``<body>`` (the ``<title>`` in the
+  head repeats the post title: the paper's blog heuristic).
+* **Shrinking.** The content value is shortened word by word from its end until it occurs
+  in the page (a binary search: occurring is monotone in the prefix length), down to
+  :data:`MIN_CONTENT_TOKENS`; titles down to :data:`MIN_TITLE_SHARE` of their words.
+* **Multiple matches.** Content: the occurrence whose container holds the most text (a
+  sidebar teaser of the same post holds little). Title, author, date: the candidate whose
+  path shares the longest prefix with the content path (dependency resolution), headings
+  first for titles.
+* **Generalising.** The content node is lifted above inline and paragraph-level elements
+  (:data:`LIFTED_TAGS`, the paper's ``p`` and ``section`` and their kin) to the container
+  that holds the whole body. A title's node is the smallest element holding the whole
+  title, so a title split over a heading and a subtitle ends at their header group.
+* **Dates** are looked for as a ``<time datetime>`` of the item's day first, then as the
+  day written in the usual formats (the paper's future work), the day before and after
+  too (feeds write UTC, pages local time).
+* **Tags**: one path per tag (an element whose whole text is the tag: a mention inside a
+  paragraph is not one), then the paths of the tags that share an element-name sequence
+  merged (the paper's future work: separate paths merged, stray matches left out).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from lxml import etree
+
+from feedsift.parsing.page import ParsedPage
+from feedsift.templates.feedvalues import ItemValues, date_renderings
+from feedsift.templates.paths import KeyPath, merge, path_of, shared_prefix
+from feedsift.templates.textindex import PageText, Span, value_tokens
+
+__all__ = [
+    "HEADING_TAGS",
+    "LIFTED_TAGS",
+    "MIN_CONTENT_TOKENS",
+    "MIN_TITLE_SHARE",
+    "ItemPaths",
+    "find_item_paths",
+]
+
+#: A content prefix shorter than this occurs in pages by chance ("in this post we").
+MIN_CONTENT_TOKENS = 6
+#: Least share of a title's words that must be found in order (a feed may add a prefix).
+MIN_TITLE_SHARE = 0.7
+#: Elements a content match is lifted above: parts of a body, never the body's container.
+LIFTED_TAGS = frozenset(
+    "p section span em strong b i u a font small big sup sub mark code pre kbd samp q cite "
+    "blockquote li ul ol dl dt dd figure figcaption img picture h1 h2 h3 h4 h5 h6 hr br "
+    "table thead tbody tfoot tr td th caption details summary abbr time".split()
+)
+#: Title candidates in these elements win ties (the post title is a heading).
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: Tokens of a written date ("December 11th 2023"), for judging date candidates.
+DATE_TOKENS = 3
+#: A candidate node is *tight* when its text is at most this many times the value's.
+TIGHT = 3
+#: Most occurrences of a short value looked at (an author's name may be everywhere).
+MAX_CANDIDATES = 40
+
+
+@dataclass(frozen=True, slots=True)
+class ItemPaths:
+    """The paths of one item's properties in its page (``None``: not found)."""
+
+    url: str
+    title: KeyPath | None
+    content: KeyPath | None
+    author: KeyPath | None
+    date: KeyPath | None
+    tags: KeyPath | None
+
+    def get(self, name: str) -> KeyPath | None:
+        value: KeyPath | None = getattr(self, name)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """One page being searched: its text index and the content found so far."""
+
+    page: ParsedPage
+    text: PageText
+    content: etree._Element | None
+    content_path: KeyPath | None
+
+
+def find_item_paths(values: ItemValues, page: ParsedPage) -> ItemPaths:
+    """Every property of ``values`` located in ``page`` as a path."""
+    text = PageText(page.body)
+    content = _find_content(text, values.content)
+    context = _Context(page, text, content, path_of(content) if content is not None else None)
+    title = _find_title(context, values.title)
+    author = _find_short(context, values.authors[0]) if values.authors else None
+    date = _find_date(context, values)
+    return ItemPaths(values.url, _path(title), context.content_path, _path(author),
+                     _path(date), _find_tags(context, values.tags))  # fmt: skip
+
+
+def _path(element: etree._Element | None) -> KeyPath | None:
+    return None if element is None else path_of(element)
+
+
+# -- content -------------------------------------------------------------------------------
+
+
+def _find_content(text: PageText, value: str) -> etree._Element | None:
+    tokens = value_tokens(value)
+    length = text.longest_prefix(tokens, MIN_CONTENT_TOKENS)
+    if not length:
+        return None
+    holders = [text.deepest(p, length) for p in text.occurrences(tokens[:length], MAX_CANDIDATES)]
+    lifted = [_lift(span.element) for span in holders if span is not None]
+    if not lifted:
+        return None
+    return max(lifted, key=lambda element: _size(text, element))
+
+
+def _lift(element: etree._Element) -> etree._Element:
+    """Up from a paragraph-level match to the container of the whole body."""
+    while element.tag in LIFTED_TAGS:
+        parent = element.getparent()
+        if parent is None or parent.tag == "body":
+            break
+        element = parent
+    return element
+
+
+def _size(text: PageText, element: etree._Element) -> int:
+    span = text.span_of(element)
+    return 0 if span is None else span.end - span.start
+
+
+# -- title, author ------------------------------------------------------------------------
+
+
+def _find_title(context: _Context, value: str) -> etree._Element | None:
+    tokens = value_tokens(value)
+    if not tokens:
+        return None
+    least = max(1, math.ceil(len(tokens) * MIN_TITLE_SHARE))
+    length = context.text.longest_prefix(tokens, least)
+    if not length:
+        return None
+    spans = _holders(context, tokens[:length])
+    return _closest(context, spans, length, prefer=HEADING_TAGS)
+
+
+def _find_short(context: _Context, value: str) -> etree._Element | None:
+    """A short value (an author's name) found whole."""
+    tokens = value_tokens(value)
+    if not tokens:
+        return None
+    return _closest(context, _holders(context, tokens), len(tokens))
+
+
+def _holders(context: _Context, tokens: tuple[str, ...]) -> list[Span]:
+    spans = []
+    for position in context.text.occurrences(tokens, MAX_CANDIDATES):
+        span = context.text.deepest(position, len(tokens))
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def _closest(
+    context: _Context, spans: Iterable[Span], length: int, prefer: tuple[str, ...] = ()
+) -> etree._Element | None:
+    """The best candidate node, by in order: not swallowing the content node; in a
+    ``prefer``red tag; holding little else than the value (:data:`TIGHT`); sharing most
+    of the content path (dependency resolution); first in the document."""
+    best, best_key = None, None
+    for order, span in enumerate(spans):
+        key = (not _holds_content(context, span.element), span.element.tag in prefer,
+               _tight(span, length), _shared(context, span.element), -order)  # fmt: skip
+        if best_key is None or key > best_key:
+            best, best_key = span.element, key
+    return best
+
+
+def _holds_content(context: _Context, element: etree._Element) -> bool:
+    content = context.content
+    return content is not None and (element is content or element in content.iterancestors())
+
+
+def _tight(span: Span, length: int) -> bool:
+    """Whether the node's text is mostly the value (a byline, not a paragraph naming it)."""
+    return span.end - span.start <= TIGHT * max(1, length)
+
+
+def _shared(context: _Context, element: etree._Element) -> int:
+    if context.content_path is None:
+        return 0
+    return shared_prefix(path_of(element), context.content_path)
+
+
+# -- dates --------------------------------------------------------------------------------
+
+
+def _find_date(context: _Context, values: ItemValues) -> etree._Element | None:
+    if values.published is None:
+        return None
+    for shift in (0, -1, 1):
+        day = values.published + timedelta(days=shift)
+        found = _time_element(context, day.strftime("%Y-%m-%d"))
+        if found is None:
+            spans = [s for r in date_renderings(day) for s in _holders(context, value_tokens(r))]
+            found = _closest(context, spans, DATE_TOKENS)
+        if found is not None:
+            return found
+    return None
+
+
+def _time_element(context: _Context, iso_day: str) -> etree._Element | None:
+    spans = []
+    for element in context.page.body.iter("time"):
+        if (element.get("datetime") or "").startswith(iso_day):
+            span = context.text.span_of(element)
+            if span is not None:
+                spans.append(span)
+    return _closest(context, spans, DATE_TOKENS)
+
+
+# -- tags ---------------------------------------------------------------------------------
+
+
+def _find_tags(context: _Context, tags: tuple[str, ...]) -> KeyPath | None:
+    """One merged path over the elements that hold exactly one of the tags."""
+    found: list[KeyPath] = []
+    for tag in tags:
+        tokens = value_tokens(tag)
+        exact = [s for s in _holders(context, tokens) if s.end - s.start == len(tokens)]
+        found.extend(path_of(span.element) for span in exact[:3])
+    if not found:
+        return None
+    shapes = Counter(_shape(path) for path in found)
+    shape, _ = shapes.most_common(1)[0]
+    merged: KeyPath | None = None
+    for path in (p for p in found if _shape(p) == shape):
+        merged = path if merged is None else merge(merged, path) or merged
+    return merged
+
+
+def _shape(path: KeyPath) -> tuple[str, ...]:
+    return tuple(node.tag for node in path.nodes)

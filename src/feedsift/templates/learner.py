@@ -1,0 +1,221 @@
+"""The feed-learned template of one feed: paths per property, merged over its items.
+
+:class:`FeedTemplate` follows the site-level learners' contract: ``__init__`` stores
+parameters, :meth:`FeedTemplate.fit` learns from a feed and the pages its items link to and
+returns ``self``, learned state ends in ``_``, :meth:`FeedTemplate.extract` raises
+:class:`~feedsift.errors.NotFittedError` before fitting, and the state is saved with a
+schema version (:meth:`FeedTemplate.to_bytes`).
+
+Per property, the paths found in the items (:mod:`~feedsift.templates.finding`) are merged
+into *clusters*: a path joins the best-supported cluster it merges with without losing more
+than :data:`MAX_MERGE_LOSS` nodes, else it starts its own; the cluster with most items is
+the property's path, and the content path is promoted to the key-path (the title path when
+the feed gives no content that the pages hold). A comment feed is recognised and learns
+nothing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Self
+
+from feedsift.acquisition.feeds import ParsedFeed
+from feedsift.errors import ModelError, NotFittedError
+from feedsift.extractors.base import ExtractOptions
+from feedsift.parsing.page import ParsedPage
+from feedsift.records import Article
+from feedsift.templates.apply import TemplatePaths, apply_paths, count_found, is_post
+from feedsift.templates.feedvalues import is_comment_feed, item_values
+from feedsift.templates.finding import ItemPaths, find_item_paths
+from feedsift.templates.paths import KeyPath, merge, parse_path
+
+__all__ = [
+    "CONFIRMING",
+    "CONFIRM_SHARE",
+    "MAX_ITEMS",
+    "MAX_MERGE_LOSS",
+    "PROPERTIES",
+    "FeedTemplate",
+    "PathCluster",
+]
+
+#: Feed items learned from: the paper's feeds list about 10; 20 covers most feeds whole.
+MAX_ITEMS = 20
+#: A merge may drop this many trailing nodes (a ``p`` against a ``div`` end); more, and the
+#: paths point to different things, so they stay apart.
+MAX_MERGE_LOSS = 1
+#: Properties whose path must find exactly one node on a post (when most items agree).
+CONFIRMING = ("title", "date")
+#: Share of the items a property path needs to confirm posts (a path a few items gave may
+#: be an accident of those pages).
+CONFIRM_SHARE = 0.5
+#: The properties a template has paths for, in the order they are reported.
+PROPERTIES = ("title", "content", "author", "date", "tags")
+
+
+@dataclass(frozen=True, slots=True)
+class PathCluster:
+    """Paths of one property merged over the items that agree, and how many they are."""
+
+    path: KeyPath
+    support: int
+
+
+class FeedTemplate:
+    """A feed's template: where its posts keep their title, body, author, date and tags."""
+
+    name = "template"
+    schema_version = 1
+
+    def __init__(self, max_items: int = MAX_ITEMS) -> None:
+        self.max_items = max_items
+
+    # -- learning -----------------------------------------------------------------------
+
+    def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> Self:
+        """Learn from ``feed``'s newest items and their ``pages`` (keyed by item link)."""
+        self.feed_url_ = feed.url
+        self.comment_feed_ = is_comment_feed(feed)
+        self.items_: list[ItemPaths] = []
+        if not self.comment_feed_:
+            for entry in feed.entries[: self.max_items]:
+                values = item_values(entry)
+                page = pages.get(values.url) if values is not None else None
+                if values is not None and page is not None:
+                    self.items_.append(find_item_paths(values, page))
+        self.clusters_ = {name: _cluster(item.get(name) for item in self.items_)
+                          for name in PROPERTIES}  # fmt: skip
+        self.items_learned_ = len(self.items_)
+        learned = [pages[item.url] for item in self.items_]
+        self.counts_ = {name: _range(path, learned) for name in ("key", *CONFIRMING)
+                        if (path := self._confirming(name)) is not None}  # fmt: skip
+        return self
+
+    @property
+    def is_fitted(self) -> bool:
+        return getattr(self, "clusters_", None) is not None and self.key_path is not None
+
+    @property
+    def paths(self) -> TemplatePaths:
+        """The promoted path of each property (after :meth:`fit`)."""
+        self._check()
+        return TemplatePaths(*(self._best(name) for name in PROPERTIES))
+
+    @property
+    def key_path(self) -> KeyPath | None:
+        """The path that tells a post: the content path, else the title path."""
+        clusters = getattr(self, "clusters_", None)
+        if clusters is None:
+            return None
+        return self._best("content") or self._best("title")
+
+    def _best(self, name: str) -> KeyPath | None:
+        clusters = self.clusters_.get(name) or []
+        return clusters[0].path if clusters else None
+
+    # -- judging ------------------------------------------------------------------------
+
+    def is_post(self, page: ParsedPage) -> bool:
+        """Whether ``page`` is one of the feed's posts: its key-path finds a body, and the
+        key, title and date paths find as many nodes as they did on the feed's own posts
+        (a listing shows many titles and dates, an index page none)."""
+        self._check()
+        key = self.key_path
+        assert key is not None
+        if not is_post(page, key):
+            return False
+        for name, (least, most) in self.counts_.items():
+            path = self._confirming(name)
+            if path is not None and not least <= count_found(page, path) <= most:
+                return False
+        return True
+
+    def _confirming(self, name: str) -> KeyPath | None:
+        """The path checked on candidate posts: the key-path, and the title and date paths
+        most items agree on (a path few items gave may be an accident of those pages)."""
+        if name == "key":
+            return self.key_path
+        clusters = self.clusters_.get(name) or []
+        items = max(1, self.items_learned_)
+        if clusters and clusters[0].support >= CONFIRM_SHARE * items:
+            return clusters[0].path
+        return None
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        """The page's properties by the template's paths (metadata fills the gaps)."""
+        del options  # the template decides what is body; the page-level options do not apply
+        return apply_paths(page, self.paths, self.name)
+
+    def _check(self) -> None:
+        if not self.is_fitted:
+            reason = "it is a comment feed" if getattr(self, "comment_feed_", False) else (
+                "fit() it on a feed and its pages first")  # fmt: skip
+            raise NotFittedError(f"the feed template has learned no key-path: {reason}")
+
+    # -- state --------------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        self._check()
+        return {
+            "max_items": self.max_items, "feed_url": self.feed_url_, "items": self.items_learned_,
+            "clusters": {name: [[str(c.path), c.support] for c in clusters]
+                         for name, clusters in self.clusters_.items()},
+            "counts": {name: list(bounds) for name, bounds in self.counts_.items()},
+        }  # fmt: skip
+
+    def to_bytes(self) -> bytes:
+        payload = {"learner": self.name, "schema": self.schema_version, "state": self.get_state()}
+        return gzip.compress(json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> FeedTemplate:
+        try:
+            saved = json.loads(gzip.decompress(data))
+            if saved.get("learner") != cls.name or saved.get("schema") != cls.schema_version:
+                raise ModelError(f"saved state is {saved.get('learner')} schema "
+                                 f"{saved.get('schema')}; this feedsift reads {cls.name} "
+                                 f"schema {cls.schema_version}")  # fmt: skip
+            return cls._from_state(saved["state"])
+        except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"not a saved feed template: {exc}") from exc
+
+    @classmethod
+    def _from_state(cls, state: dict[str, Any]) -> FeedTemplate:
+        template = cls(int(state["max_items"]))
+        template.feed_url_ = str(state["feed_url"])
+        template.comment_feed_ = False
+        template.items_ = []
+        template.items_learned_ = int(state["items"])
+        template.counts_ = {name: (int(lo), int(hi)) for name, (lo, hi) in state["counts"].items()}
+        template.clusters_ = {
+            name: [PathCluster(parse_path(path), int(support)) for path, support in clusters]
+            for name, clusters in state["clusters"].items()
+        }
+        return template
+
+
+def _range(path: KeyPath, pages: list[ParsedPage]) -> tuple[int, int]:
+    """The fewest and most nodes ``path`` finds on the feed's posts."""
+    counts = [count_found(page, path) for page in pages] or [1]
+    return min(counts), max(counts)
+
+
+def _cluster(paths: Any) -> list[PathCluster]:
+    """Merge the paths (``None``s skipped) into clusters, best supported first."""
+    clusters: list[PathCluster] = []
+    for path in paths:
+        if path is None:
+            continue
+        for index, cluster in enumerate(clusters):
+            merged = merge(cluster.path, path)
+            if merged is not None and len(merged) >= min(len(cluster.path), len(path)) - (
+                    MAX_MERGE_LOSS):  # fmt: skip
+                clusters[index] = PathCluster(merged, cluster.support + 1)
+                break
+        else:
+            clusters.append(PathCluster(path, 1))
+        clusters.sort(key=lambda c: -c.support)
+    return clusters
