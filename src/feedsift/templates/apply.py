@@ -29,7 +29,7 @@ from feedsift.parsing.blocks import TextBlock
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, FieldSource, PageKind, Provenance
 from feedsift.templates.paths import KeyPath, find
-from feedsift.text.tokens import normalize_space
+from feedsift.text.tokens import normalize_space, tokenize
 
 __all__ = [
     "BYLINE_WORDS",
@@ -41,9 +41,11 @@ __all__ = [
     "count_found",
     "is_post",
     "key_nodes",
+    "link_share",
 ]
 
-#: A key-path finding more text-holding nodes than this is on a listing, not a post.
+#: A key-path finding more text-holding nodes than this is on a listing, not a post (unless
+#: it found more on the feed's own posts: then their count is the bound).
 MAX_KEY_MATCHES = 1
 #: A content node with fewer words is an empty shell (a page of the same layout, no post).
 MIN_BODY_WORDS = 5
@@ -84,9 +86,20 @@ def count_found(page: ParsedPage, path: KeyPath) -> int:
     return sum(1 for node in find(page.root, path) if _words(node) > 0)
 
 
-def is_post(page: ParsedPage, key: KeyPath) -> bool:
+def link_share(page: ParsedPage, key: KeyPath) -> float:
+    """Share of the key node's words that are link text (0 when it finds nothing)."""
     nodes = key_nodes(page, key)
-    return 0 < len(nodes) <= MAX_KEY_MATCHES and _words(nodes[0]) >= MIN_BODY_WORDS
+    if not nodes:
+        return 0.0
+    total = _words(nodes[0])
+    linked = sum(_words(a) for a in nodes[0].iter("a"))
+    return min(1.0, linked / total) if total else 0.0
+
+
+def is_post(page: ParsedPage, key: KeyPath, most: int = MAX_KEY_MATCHES) -> bool:
+    """Whether the key-path finds a body: at most ``most`` text nodes, the first not empty."""
+    nodes = key_nodes(page, key)
+    return 0 < len(nodes) <= most and _words(nodes[0]) >= MIN_BODY_WORDS
 
 
 def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
@@ -135,7 +148,8 @@ def _body_blocks(page: ParsedPage, found: Found, title: str | None) -> list[Text
 
 
 def _words(node: etree._Element) -> int:
-    return len(" ".join(str(t) for t in node.itertext()).split())
+    """Words of the node's text (one per CJK character, as the measures count them)."""
+    return len(tokenize(" ".join(str(t) for t in node.itertext())))
 
 
 def _text(node: etree._Element | None) -> str | None:

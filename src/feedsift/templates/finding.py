@@ -126,13 +126,20 @@ def _find_content(text: PageText, value: str) -> etree._Element | None:
 
 
 def _lift(element: etree._Element) -> etree._Element:
-    """Up from a paragraph-level match to the container of the whole body."""
-    while element.tag in LIFTED_TAGS:
+    """Up from a paragraph-level match to the container of the whole body: above the
+    :data:`LIFTED_TAGS`, and above a ``div`` with no id or class (a path to it tells a
+    post's body from the page's other such divs by nothing; the property nodes found in
+    the container are taken out of the body when it is extracted)."""
+    while element.tag in LIFTED_TAGS or _anonymous_div(element):
         parent = element.getparent()
         if parent is None or parent.tag == "body":
             break
         element = parent
     return element
+
+
+def _anonymous_div(element: etree._Element) -> bool:
+    return element.tag == "div" and not element.get("id") and not element.get("class")
 
 
 def _size(text: PageText, element: etree._Element) -> int:
@@ -175,13 +182,15 @@ def _holders(context: _Context, tokens: tuple[str, ...]) -> list[Span]:
 def _closest(
     context: _Context, spans: Iterable[Span], length: int, prefer: tuple[str, ...] = ()
 ) -> etree._Element | None:
-    """The best candidate node, by in order: not swallowing the content node; in a
+    """The best candidate node that does not hold the content node, by in order: in a
     ``prefer``red tag; holding little else than the value (:data:`TIGHT`); sharing most
     of the content path (dependency resolution); first in the document."""
     best, best_key = None, None
     for order, span in enumerate(spans):
-        key = (not _holds_content(context, span.element), span.element.tag in prefer,
-               _tight(span, length), _shared(context, span.element), -order)  # fmt: skip
+        if _holds_content(context, span.element):
+            continue  # a property's node never holds the whole body
+        key = (span.element.tag in prefer, _tight(span, length),
+               _shared(context, span.element), -order)  # fmt: skip
         if best_key is None or key > best_key:
             best, best_key = span.element, key
     return best

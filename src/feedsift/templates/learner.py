@@ -27,7 +27,14 @@ from feedsift.errors import ModelError, NotFittedError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article
-from feedsift.templates.apply import TemplatePaths, apply_paths, count_found, is_post
+from feedsift.templates.apply import (
+    MAX_KEY_MATCHES,
+    TemplatePaths,
+    apply_paths,
+    count_found,
+    is_post,
+    link_share,
+)
 from feedsift.templates.feedvalues import is_comment_feed, item_values
 from feedsift.templates.finding import ItemPaths, find_item_paths
 from feedsift.templates.paths import KeyPath, merge, parse_path
@@ -46,12 +53,16 @@ __all__ = [
 MAX_ITEMS = 20
 #: A merge may drop this many trailing nodes (a ``p`` against a ``div`` end); more, and the
 #: paths point to different things, so they stay apart.
-MAX_MERGE_LOSS = 1
+MAX_MERGE_LOSS = 0
 #: Properties whose path must find exactly one node on a post (when most items agree).
 CONFIRMING = ("title", "date")
 #: Share of the items a property path needs to confirm posts (a path a few items gave may
 #: be an accident of those pages).
 CONFIRM_SHARE = 0.5
+#: A body this linked is a list of links, whatever the feed's posts look like.
+MAX_LINK_SHARE = 0.9
+#: How much more of a candidate's body may be link text than the most linked learned post.
+LINK_SLACK = 0.1
 #: The properties a template has paths for, in the order they are reported.
 PROPERTIES = ("title", "content", "author", "date", "tags")
 
@@ -92,6 +103,9 @@ class FeedTemplate:
         learned = [pages[item.url] for item in self.items_]
         self.counts_ = {name: _range(path, learned) for name in ("key", *CONFIRMING)
                         if (path := self._confirming(name)) is not None}  # fmt: skip
+        key = self.key_path
+        self.link_share_ = max((link_share(p, key) for p in learned), default=0.0) if (
+            key is not None) else 0.0  # fmt: skip
         return self
 
     @property
@@ -125,13 +139,14 @@ class FeedTemplate:
         self._check()
         key = self.key_path
         assert key is not None
-        if not is_post(page, key):
+        least, most = self.counts_.get("key", (1, MAX_KEY_MATCHES))
+        if not is_post(page, key, max(most, MAX_KEY_MATCHES)):
             return False
         for name, (least, most) in self.counts_.items():
             path = self._confirming(name)
-            if path is not None and not least <= count_found(page, path) <= most:
-                return False
-        return True
+            if path is not None and least == most and count_found(page, path) != least:
+                return False  # a path that finds a varying number on posts tells nothing
+        return link_share(page, key) <= min(MAX_LINK_SHARE, self.link_share_ + LINK_SLACK)
 
     def _confirming(self, name: str) -> KeyPath | None:
         """The path checked on candidate posts: the key-path, and the title and date paths
@@ -164,6 +179,7 @@ class FeedTemplate:
             "clusters": {name: [[str(c.path), c.support] for c in clusters]
                          for name, clusters in self.clusters_.items()},
             "counts": {name: list(bounds) for name, bounds in self.counts_.items()},
+            "link_share": self.link_share_,
         }  # fmt: skip
 
     def to_bytes(self) -> bytes:
@@ -189,6 +205,7 @@ class FeedTemplate:
         template.comment_feed_ = False
         template.items_ = []
         template.items_learned_ = int(state["items"])
+        template.link_share_ = float(state["link_share"])
         template.counts_ = {name: (int(lo), int(hi)) for name, (lo, hi) in state["counts"].items()}
         template.clusters_ = {
             name: [PathCluster(parse_path(path), int(support)) for path, support in clusters]
