@@ -62,7 +62,12 @@ With --stream, replays the sites of ../shared/sites (or SITES_DIR) page by page 
 order through URL Tree (each heuristic), DiffPost, their hybrids with the page-level
 extractor, the page-level extractor and trafilatura, and reports the cumulative moving
 average of word-LCS F1 per site and pooled (also after the first 20 documents of each
-site), with a PNG per site (--plots DIR) and JSON (--json PATH)."""
+site), with a PNG per site (--plots DIR) and JSON (--json PATH).
+
+With --templates, lets each site-level method learn every blog of SITES_DIR (default:
+{DEFAULT_SITES_DIR}) from its real feed and the pages the feed links, then reports per
+site and pooled its post detection (posts against non-post pages), title, date, author
+and tag accuracy, body F1 on the posts in and not in the feed, and its fit CPU time."""
 
 EXAMPLES = """\
 examples:
@@ -73,7 +78,8 @@ examples:
   feedsift bench --listings                        listing detection on the shared blogs
   feedsift bench --listings path/to/sites --json listings.json
   feedsift bench --pipeline -j 2                   crawl throughput on loopback
-  feedsift bench --stream --json stream.json       URL Tree, DiffPost, hybrid as streams"""
+  feedsift bench --stream --json stream.json       URL Tree, DiffPost, hybrid as streams
+  feedsift bench --templates --json templates.json feed-learned templates on the blogs"""
 
 
 def _names(value: str) -> tuple[str, ...]:
@@ -153,6 +159,14 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SITES_DIR",
         help="replay site streams (default: ../shared/sites) through the site-level methods, "
         "the hybrid, the page-level extractor and trafilatura; cumulative F1 per site",
+    )
+    add(
+        "--templates",
+        nargs="?",
+        const="../shared/sites/ssg",
+        metavar="SITES_DIR",
+        help="fit the site-level methods on each blog's feed (default: ../shared/sites/ssg) "
+        "and score post detection, metadata and body F1 on all its pages",
     )
     add("--plots", type=Path, metavar="DIR", help="with --stream: where to write the PNGs")
     add("--quiet", action="store_true", help="no progress bar and no notes on stderr")
@@ -275,6 +289,10 @@ def run(args: argparse.Namespace) -> int:
         from feedsift.cli.stream_bench import run_stream
 
         return run_stream(args)
+    if args.templates is not None:
+        from feedsift.cli.templates_bench import run_templates
+
+        return run_templates(args)
     if args.pipeline is not None:
         return _run_pipeline(args)
     if args.listings is not None:

@@ -183,14 +183,15 @@ def _closest(
     context: _Context, spans: Iterable[Span], length: int, prefer: tuple[str, ...] = ()
 ) -> etree._Element | None:
     """The best candidate node that does not hold the content node, by in order: in a
-    ``prefer``red tag; holding little else than the value (:data:`TIGHT`); sharing most
-    of the content path (dependency resolution); first in the document."""
+    ``prefer``red tag; outside the content (a body may repeat its title as a heading);
+    holding little else than the value (:data:`TIGHT`); sharing most of the content path
+    (dependency resolution); first in the document."""
     best, best_key = None, None
     for order, span in enumerate(spans):
         if _holds_content(context, span.element):
             continue  # a property's node never holds the whole body
-        key = (span.element.tag in prefer, _tight(span, length),
-               _shared(context, span.element), -order)  # fmt: skip
+        key = (span.element.tag in prefer, not _inside_content(context, span.element),
+               _tight(span, length), _shared(context, span.element), -order)  # fmt: skip
         if best_key is None or key > best_key:
             best, best_key = span.element, key
     return best
@@ -199,6 +200,11 @@ def _closest(
 def _holds_content(context: _Context, element: etree._Element) -> bool:
     content = context.content
     return content is not None and (element is content or element in content.iterancestors())
+
+
+def _inside_content(context: _Context, element: etree._Element) -> bool:
+    content = context.content
+    return content is not None and content in element.iterancestors()
 
 
 def _tight(span: Span, length: int) -> bool:
