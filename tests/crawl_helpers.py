@@ -12,6 +12,7 @@ from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.crawler import CrawlOptions, utc_now
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, run_session
+from feedsift.crawl.templating import TemplateOptions
 from feedsift.dedup.site import site_of
 from feedsift.storage import Store
 from feedsift.testweb import Truth, TruthPost
@@ -29,8 +30,11 @@ def subscribe(db: Path, urls: list[str]) -> None:
             store.feeds.add(url, site_of(url), now=utc_now(), interval=3600)
 
 
-def crawl_once(db: Path, policy: FetchPolicy = FAST) -> CrawlCounts:
-    settings = SessionSettings(db=db, policy=policy, crawl=CrawlOptions(schedule=Schedule(fixed=0)))
+def crawl_once(
+    db: Path, policy: FetchPolicy = FAST, templates: TemplateOptions | None = None
+) -> CrawlCounts:
+    options = CrawlOptions(schedule=Schedule(fixed=0), templates=templates or TemplateOptions())
+    settings = SessionSettings(db=db, policy=policy, crawl=options)
     return asyncio.run(run_session(settings, "once", all_feeds=True))
 
 

@@ -39,6 +39,8 @@ from feedsift.crawl.extraction import (
 )
 from feedsift.crawl.learning import SiteLearning
 from feedsift.crawl.report import CrawlCounts, Listener
+from feedsift.crawl.services import CrawlServices
+from feedsift.crawl.templating import TemplateOptions, Templating
 from feedsift.dedup.fingerprint import NearDuplicateIndex
 from feedsift.dedup.history import history_key
 from feedsift.dedup.rules import QueryRule, load_rules
@@ -85,6 +87,7 @@ class CrawlOptions:
     feeds_at_once: int = 8  #: feeds polled in parallel (per-host limits are the fetcher's)
     pages_at_once: int = 16  #: page fetches in flight over all hosts
     max_item_attempts: int = 3  #: polls in which a failing page is tried before giving up
+    templates: TemplateOptions = field(default_factory=TemplateOptions)  #: feed templates
 
 
 def utc_now() -> datetime:
@@ -113,6 +116,12 @@ class Crawler:
         self._indexes: dict[str, NearDuplicateIndex] = {}
         self._extracting: set[asyncio.Task[None]] = set()
         self.learning = SiteLearning(store, extraction, lambda: self._clock())
+        self.services = CrawlServices(
+            store, fetcher, extraction, self.rules, self.counts, lambda: self.stop.is_set(),
+            lambda: self._clock(), listener,
+        )  # fmt: skip
+        self.templating = Templating(self.services, self.store_harvested, self.options.templates)
+        self._fresh: dict[int, list[int]] = {}  # feed id -> documents its last poll stored
 
     # -- rounds -------------------------------------------------------------------------
 
@@ -137,8 +146,11 @@ class Crawler:
         async def one(feed: FeedRecord) -> None:
             async with gate:
                 if not self.stop.is_set():
-                    await self.poll_feed(feed)
+                    parsed = await self.poll_feed(feed)
                     await self.fetch_pending(feed.id)
+                    fresh = self._fresh.pop(feed.id, [])
+                    if parsed is not None and not self.stop.is_set():
+                        await self.templating.after_poll(feed, parsed, fresh)
 
         await asyncio.gather(*(one(feed) for feed in feeds))
         await self.drain()
@@ -151,8 +163,9 @@ class Crawler:
 
     # -- feeds --------------------------------------------------------------------------
 
-    async def poll_feed(self, feed: FeedRecord) -> None:
-        """Fetch and parse one feed; store its new items and its next poll time."""
+    async def poll_feed(self, feed: FeedRecord) -> ParsedFeed | None:
+        """Fetch and parse one feed; store its new items and its next poll time; return the
+        parsed feed (``None`` when it failed or did not change)."""
         started = time.perf_counter()
         now = self._clock()
         try:
@@ -168,8 +181,9 @@ class Crawler:
                 self.counts.times.feeds += parse.seconds
         except FeedsiftError as exc:
             self._feed_failed(feed, exc, now, time.perf_counter() - started)
-            return
+            return None
         self._feed_polled(feed, result, parsed, now, time.perf_counter() - started)
+        return parsed
 
     def _feed_polled(
         self,
@@ -286,8 +300,18 @@ class Crawler:
 
     def _page_fetched(self, item: ItemRecord, result: FetchResult) -> None:
         started = time.perf_counter()
-        document = NewDocument(
-            url_key=url_key(result.response_url, item.title, self.rules),
+        document = self._document(result, item.title)
+        with self.store.transaction():
+            document_id, new = self.store.documents.add(document)
+            self.store.items.settle(item.id, "stored" if new else "duplicate", document_id)
+        self._count_page(result, new, time.perf_counter() - started)
+        if new:
+            self._fresh.setdefault(item.feed_id, []).append(document_id)
+            self._start_extraction(document_id, document)
+
+    def _document(self, result: FetchResult, title: str | None) -> NewDocument:
+        return NewDocument(
+            url_key=url_key(result.response_url, title, self.rules),
             site=site_of(result.response_url),
             request_url=result.request_url,
             response_url=result.response_url,
@@ -297,12 +321,17 @@ class Crawler:
             fetched_at=result.fetched_at,
             fetch_seconds=result.elapsed,
         )
+
+    def store_harvested(self, result: FetchResult, outcome: ExtractionOutcome) -> bool:
+        """Store a post found through links, with its article; False when its URL key is
+        stored already (then nothing is written)."""
+        document = self._document(result, None)
         with self.store.transaction():
             document_id, new = self.store.documents.add(document)
-            self.store.items.settle(item.id, "stored" if new else "duplicate", document_id)
-        self._count_page(result, new, time.perf_counter() - started)
         if new:
-            self._start_extraction(document_id, document)
+            self.counts.pages_stored += 1
+            self._store_article(replace(outcome, job=replace(outcome.job, document_id=document_id)))
+        return new
 
     def _count_page(self, result: FetchResult, new: bool, store_seconds: float) -> None:
         counts = self.counts

@@ -25,11 +25,11 @@ import itertools
 import logging
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypeVar
 
 from feedsift.acquisition.feeds import ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor
@@ -44,6 +44,8 @@ from feedsift.storage.articles import article_record
 from feedsift.text.tokens import tokenize_lower
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 __all__ = [
     "ArrivalExtraction",
@@ -213,6 +215,12 @@ class ArrivalExtraction:
         return await loop.run_in_executor(
             worker, extract_job, job, self.extractor, self.options, self._models
         )
+
+    async def run(self, site: str, function: Callable[..., T], *args: object) -> T:
+        """Other CPU work of ``site`` (a module-level function, picklable arguments) on the
+        site's worker: feed templates are learned and applied there."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker_of(site), function, *args)
 
     async def save_sites(self, sites: Sequence[str]) -> list[SavedSite]:
         """The learner state of ``sites`` (those learned so far), from their workers."""

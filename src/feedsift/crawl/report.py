@@ -42,6 +42,10 @@ class CrawlCounts:
     comparison_pages: int = 0  #: older pages fetched again for the site-level learners
     pages_learned: int = 0  #: comparison and replayed pages learned without extraction
     site_states_saved: int = 0  #: saves of a site's learner state to the store
+    templates_learned: int = 0  #: feed templates learned (first versions and relearned)
+    template_drifts: int = 0  #: feeds whose new posts stopped matching their template
+    harvest_pages: int = 0  #: pages fetched while following sites' links
+    harvest_posts: int = 0  #: posts found through links (not in a feed) and stored
     bytes_fetched: int = 0
     times: StageTimes = field(default_factory=StageTimes)
 
@@ -53,4 +57,7 @@ class CrawlCounts:
             f"stored, {self.url_duplicates} URL duplicates, {self.page_errors} page errors, "
             f"{self.articles} articles ({self.exact_duplicates} exact and "
             f"{self.near_duplicates} near duplicates)"
+            + (f"; {self.templates_learned} templates learned ({self.template_drifts} after "
+               f"drift), {self.harvest_posts} posts found through links in "
+               f"{self.harvest_pages} pages" if self.templates_learned else "")
         )

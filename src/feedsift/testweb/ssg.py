@@ -3,7 +3,9 @@
 One origin per blog. The blog's real ``feed.xml`` is served at its real path with its bytes
 unchanged except that the blog's real origin (scheme and host, from the gold URLs, else
 ``site.json``) is rewritten to the loopback origin; post pages (``pages/<id>.html.gz``) are
-served at the path of their gold ``url``, other pages (``other/``) at theirs. The truth
+served at the path of their gold ``url``, other pages (``other/``) at theirs, their absolute
+links to the real origin rewritten the same way (as a mirror would), so a crawler that
+follows a blog's links stays on loopback. The truth
 lists the posts the feed links, with their gold title and text.
 """
 
@@ -127,7 +129,7 @@ class SsgSite:
         page = self.pages.get(_key(request.path))
         if page is None or not page.file.exists():
             return not_found()
-        return cached(gzip.decompress(page.file.read_bytes()), HTML)
+        return cached(self._rewrite(gzip.decompress(page.file.read_bytes())), HTML)
 
     def feed_url(self) -> str:
         return self.base_url + quote(self.feed_path, safe=PATH_SAFE)

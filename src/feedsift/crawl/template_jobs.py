@@ -1,0 +1,128 @@
+"""The CPU work of feed templates, run in the extraction workers: learn, check, harvest.
+
+Each job carries what it needs as bytes (pages, a saved template), so any worker can run it
+and the event loop only fetches and stores. See :mod:`feedsift.crawl.templating` for when
+the crawl asks for them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from feedsift.acquisition.feeds import ParsedFeed
+from feedsift.crawl.extraction import ExtractionJob, ExtractionOutcome
+from feedsift.crawl.links import canonical_link, page_links
+from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
+from feedsift.errors import FeedsiftError
+from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.storage.articles import article_record
+from feedsift.templates.learner import FeedTemplate
+from feedsift.text.tokens import tokenize_lower
+
+__all__ = [
+    "FetchedPage",
+    "HarvestJob",
+    "HarvestOutcome",
+    "LearnOutcome",
+    "check_pages",
+    "harvest_page",
+    "learn_template",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedPage:
+    """A page as fetched: the URL asked for (a feed item's link), where it ended, bytes."""
+
+    link: str
+    url: str
+    body: bytes
+    content_type: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LearnOutcome:
+    """A template learned from a feed (``state`` None: none could be, ``error`` says why)."""
+
+    state: bytes | None
+    key_path: str | None
+    items: int
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HarvestJob:
+    """One page met while following a site's links, with the template to judge it."""
+
+    page: FetchedPage
+    template: bytes
+    site: str
+    stored: bool  #: the page is stored already: its links only are wanted
+
+
+@dataclass(frozen=True, slots=True)
+class HarvestOutcome:
+    """Whether the page is a post, its links, and its article when it is a new post."""
+
+    job: HarvestJob
+    is_post: bool
+    links: tuple[str, ...]
+    extraction: ExtractionOutcome | None
+    error: str | None = None
+    canonical: str | None = None  #: the page's ``<link rel="canonical">``, resolved
+
+
+def _parse(page: FetchedPage) -> ParsedPage:
+    return parse_page(page.body, page.url, page.content_type)
+
+
+def learn_template(feed: ParsedFeed, pages: tuple[FetchedPage, ...]) -> LearnOutcome:
+    """Fit a :class:`~feedsift.templates.FeedTemplate` on the feed and its items' pages."""
+    parsed: dict[str, ParsedPage] = {}
+    for page in pages:
+        try:
+            parsed[page.link] = _parse(page)
+        except FeedsiftError:
+            continue  # an unreadable page teaches nothing; the others still do
+    template = FeedTemplate().fit(feed, parsed)
+    if not template.is_fitted:
+        reason = "a comment feed" if template.comment_feed_ else (
+            f"no key-path found in {len(parsed)} item pages")  # fmt: skip
+        return LearnOutcome(None, None, template.items_learned_, reason)
+    return LearnOutcome(template.to_bytes(), str(template.key_path), template.items_learned_)
+
+
+def check_pages(template: bytes, pages: tuple[FetchedPage, ...]) -> tuple[bool, ...]:
+    """For each page, whether the saved template takes it for a post (drift detection)."""
+    learned = FeedTemplate.from_bytes(template)
+    verdicts = []
+    for page in pages:
+        try:
+            verdicts.append(learned.is_post(_parse(page)))
+        except FeedsiftError:
+            verdicts.append(False)
+    return tuple(verdicts)
+
+
+def harvest_page(job: HarvestJob) -> HarvestOutcome:
+    """Judge a page with the template: its links, and its article if it is a new post."""
+    started = time.perf_counter()
+    try:
+        page = _parse(job.page)
+        template = FeedTemplate.from_bytes(job.template)
+        is_post = template.is_post(page)
+        links = page_links(page.root, job.page.url)
+        canonical = canonical_link(page.root, job.page.url)
+        if not is_post or job.stored:
+            return HarvestOutcome(job, is_post, links, None, canonical=canonical)
+        article = template.extract(page)
+    except FeedsiftError as exc:
+        return HarvestOutcome(job, False, (), None, str(exc))
+    tokens = tokenize_lower(article.text)
+    extraction_job = ExtractionJob(0, job.site, job.page.url, b"", job.page.content_type)
+    outcome = ExtractionOutcome(
+        extraction_job, article, None, time.perf_counter() - started,
+        content_hash_of_tokens(tokens), simhash_of_tokens(tokens), article_record(article),
+    )  # fmt: skip
+    return HarvestOutcome(job, True, links, outcome, canonical=canonical)

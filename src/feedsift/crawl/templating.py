@@ -1,0 +1,130 @@
+"""Feed templates in the crawl: learned after a poll, checked for drift, then the harvest.
+
+After each poll of a feed (and the fetch of its new pages) the crawl calls
+:meth:`Templating.after_poll`:
+
+* **No template yet**: it is learned in a worker from the feed and the stored pages of its
+  items (at least :data:`MIN_LEARN_PAGES`), stored as version 1, valid from now, and the
+  site's links are followed to the posts the feed does not list (:mod:`~feedsift.crawl.harvest`).
+* **A template**: the poll's new pages are checked with it. When
+  :data:`DRIFT_PAGES` new pages in a row are not posts by it, the site has changed its
+  template: a new version is learned from the feed's current items, valid from now, and the
+  old version stays in the store for the pages of its time (``feedsift templates show``).
+  ``feedsift stats`` counts the versions; the crawl's summary counts the drifts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from feedsift.acquisition.feeds import ParsedFeed
+from feedsift.crawl.harvest import Harvester, HarvestOptions, PostSink, home_of
+from feedsift.crawl.services import CrawlServices
+from feedsift.crawl.template_jobs import FetchedPage, check_pages, learn_template
+from feedsift.dedup.site import site_of
+from feedsift.storage import FeedRecord, NewTemplate, StoredTemplate
+from feedsift.templates.learner import MAX_ITEMS
+
+__all__ = ["DRIFT_PAGES", "MIN_LEARN_PAGES", "TemplateOptions", "Templating"]
+
+#: Fewest item pages a template is learned from: one page cannot tell template from post.
+MIN_LEARN_PAGES = 2
+#: New pages in a row that a template must miss before the site is said to have changed.
+DRIFT_PAGES = 2
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateOptions:
+    """Whether feed templates are learned, and how far their harvest goes."""
+
+    learn: bool = True
+    harvest: bool = True
+    limits: HarvestOptions = field(default_factory=HarvestOptions)
+
+
+class Templating:
+    """The crawl's feed templates: learning, drift and harvest, one feed at a time."""
+
+    def __init__(
+        self, services: CrawlServices, sink: PostSink, options: TemplateOptions | None = None
+    ) -> None:
+        self.services, self.sink = services, sink
+        self.options = options or TemplateOptions()
+        self._misses: dict[int, int] = {}  # feed id -> new pages in a row the template missed
+
+    async def after_poll(self, feed: FeedRecord, parsed: ParsedFeed, fresh: list[int]) -> None:
+        """Learn, check or relearn the feed's template after a poll that stored ``fresh``."""
+        if not self.options.learn or not parsed.entries:
+            return
+        current = self.services.store.templates.current(feed.id)
+        if current is not None and not await self._drifted(feed, current, fresh):
+            return
+        learned = await self._learn(feed, parsed, current)
+        if learned is not None and current is None and self.options.harvest:
+            await self._harvest(parsed.site_url or feed.site_url or home_of(feed.url), learned)
+
+    async def _learn(
+        self, feed: FeedRecord, parsed: ParsedFeed, current: StoredTemplate | None
+    ) -> StoredTemplate | None:
+        pages = self._item_pages(feed)
+        if len(pages) < MIN_LEARN_PAGES:
+            return None
+        site = site_of(pages[0].url)
+        outcome = await self.services.extraction.run(site, learn_template, parsed, pages)
+        if outcome.state is None or outcome.key_path is None:
+            self._tell("template", f"{feed.url}: no template learned: {outcome.error}")
+            return None
+        now = self.services.clock()
+        new = NewTemplate(feed.id, site, now, now, outcome.items, outcome.key_path, outcome.state)
+        with self.services.store.transaction():
+            stored = self.services.store.templates.add(new)
+        self.services.counts.templates_learned += 1
+        self.services.counts.template_drifts += current is not None
+        what = "relearned after drift" if current else "learned"
+        self._tell("template", f"{feed.url}: template v{stored.version} {what} from "
+                               f"{outcome.items} items: {outcome.key_path}")  # fmt: skip
+        return stored
+
+    def _item_pages(self, feed: FeedRecord) -> tuple[FetchedPage, ...]:
+        store = self.services.store
+        pages = []
+        for link, document_id in store.items.stored_documents(feed.id, MAX_ITEMS):
+            record = store.documents.get(document_id)
+            if record is not None:
+                doc = record.document
+                pages.append(FetchedPage(link, doc.response_url, doc.body,
+                                         doc.header("content-type")))  # fmt: skip
+        return tuple(pages)
+
+    async def _drifted(self, feed: FeedRecord, current: StoredTemplate, fresh: list[int]) -> bool:
+        pages = self._documents(fresh)
+        if not pages:
+            return False
+        site = site_of(pages[0].url)
+        verdicts = await self.services.extraction.run(site, check_pages, current.state, pages)
+        for is_post in verdicts:
+            self._misses[feed.id] = 0 if is_post else self._misses.get(feed.id, 0) + 1
+        if self._misses.get(feed.id, 0) < DRIFT_PAGES:
+            return False
+        self._misses[feed.id] = 0
+        self._tell("template", f"{feed.url}: {DRIFT_PAGES}+ new posts do not match template "
+                               f"v{current.version}: the site changed its template")  # fmt: skip
+        return True
+
+    def _documents(self, ids: list[int]) -> tuple[FetchedPage, ...]:
+        pages = []
+        for document_id in ids:
+            record = self.services.store.documents.get(document_id)
+            if record is not None:
+                doc = record.document
+                pages.append(FetchedPage(doc.request_url, doc.response_url, doc.body,
+                                         doc.header("content-type")))  # fmt: skip
+        return tuple(pages)
+
+    async def _harvest(self, home: str, template: StoredTemplate) -> None:
+        harvester = Harvester(self.services, self.sink, self.options.limits)
+        found = await harvester.harvest(template.site, home, template)
+        self._tell("template", f"{template.site}: {found} posts found through links")
+
+    def _tell(self, event: str, detail: str) -> None:
+        self.services.tell(event, detail)

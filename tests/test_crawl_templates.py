@@ -1,0 +1,63 @@
+"""Feed templates end to end: real blogs on loopback, their feeds list a few posts, the crawl
+learns each template, follows the site's links and stores the posts the feed does not list.
+
+Skipped when ``../shared/sites/ssg`` is missing (it is not part of the repository).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from crawl_helpers import crawl_once, subscribe
+from feedsift.testweb import TestWeb
+
+SSG = Path(__file__).resolve().parents[2] / "shared" / "sites" / "ssg"
+#: A Jekyll blog whose feed lists 10 of its 50 posts, an Astro blog listing 8 of 46.
+BLOGS = ("0xRick__0xRick.github.io", "CloudLinzl__Astro-blog")
+pytestmark = pytest.mark.skipif(not SSG.is_dir(), reason=f"{SSG} is missing (shared data)")
+
+
+def _key(url: str) -> str:
+    path = unquote(urlsplit(url).path).removesuffix("index.html").removesuffix(".html")
+    return path.rstrip("/") or "/"
+
+
+def _gold(name: str) -> dict[str, dict[str, object]]:
+    rows = [json.loads(line) for line in (SSG / name / "gold.jsonl").open(encoding="utf-8")]
+    return {_key(str(row["url"])): row for row in rows}
+
+
+def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
+    root = tmp_path / "ssg"
+    root.mkdir()
+    for name in BLOGS:
+        (root / name).symlink_to(SSG / name)
+    db = tmp_path / "f.db"
+    with TestWeb(ssg_root=root, rounds=1) as web:
+        sites = [site for site in web.truth().sites if site.name in BLOGS]
+        subscribe(db, [feed.url for site in sites for feed in site.feeds])
+        counts = crawl_once(db)
+        origins = {site.name: site.base_url for site in sites}
+    assert counts.templates_learned == len(BLOGS)
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT d.response_url, a.method, i.id IS NOT NULL FROM articles a"
+        " JOIN documents d ON d.id = a.document_id LEFT JOIN items i ON i.document_id = d.id"
+    ).fetchall()
+    connection.close()
+    for name in BLOGS:
+        gold = _gold(name)
+        mine = [(_key(url), method, in_feed) for url, method, in_feed in rows
+                if url.startswith(origins[name])]  # fmt: skip
+        assert all(key in gold for key, _, _ in mine), "only posts are stored as articles"
+        stored = {key for key, _, _ in mine}
+        assert len(stored) == len(mine), [u for u, _, _ in rows if u.startswith(origins[name])]
+        assert len(stored) >= 0.9 * len(gold), (name, len(stored), len(gold))
+        through_links = [key for key, method, in_feed in mine if not in_feed]
+        assert len(through_links) > len(mine) / 2
+        assert {method for _, method, in_feed in mine if not in_feed} == {"template"}
