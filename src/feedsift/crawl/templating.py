@@ -8,8 +8,10 @@ After each poll of a feed (and the fetch of its new pages) the crawl calls
   site's links are followed to the posts the feed does not list (:mod:`~feedsift.crawl.harvest`).
 * **A template**: the poll's new pages are checked with it. When
   :data:`DRIFT_PAGES` new pages in a row are not posts by it, the site has changed its
-  template: a new version is learned from the feed's current items, valid from now, and the
-  old version stays in the store for the pages of its time (``feedsift templates show``).
+  template: a new version is learned from those pages (the feed's older items still show
+  the old template), valid from now, and the old version stays in the store for the pages
+  of its time (``feedsift templates show``). The run of missed pages is kept in memory:
+  a restart starts counting again.
   ``feedsift stats`` counts the versions; the crawl's summary counts the drifts.
 """
 
@@ -50,23 +52,29 @@ class Templating:
     ) -> None:
         self.services, self.sink = services, sink
         self.options = options or TemplateOptions()
-        self._misses: dict[int, int] = {}  # feed id -> new pages in a row the template missed
+        self._misses: dict[int, list[FetchedPage]] = {}  # feed id -> new pages missed in a row
 
     async def after_poll(self, feed: FeedRecord, parsed: ParsedFeed, fresh: list[int]) -> None:
         """Learn, check or relearn the feed's template after a poll that stored ``fresh``."""
         if not self.options.learn or not parsed.entries:
             return
         current = self.services.store.templates.current(feed.id)
-        if current is not None and not await self._drifted(feed, current, fresh):
-            return
-        learned = await self._learn(feed, parsed, current)
+        pages = self._item_pages(feed)
+        if current is not None:
+            pages = await self._missed(feed, current, fresh)  # the new template's pages
+            if not pages:
+                return
+        learned = await self._learn(feed, parsed, current, pages)
         if learned is not None and current is None and self.options.harvest:
             await self._harvest(parsed.site_url or feed.site_url or home_of(feed.url), learned)
 
     async def _learn(
-        self, feed: FeedRecord, parsed: ParsedFeed, current: StoredTemplate | None
+        self,
+        feed: FeedRecord,
+        parsed: ParsedFeed,
+        current: StoredTemplate | None,
+        pages: tuple[FetchedPage, ...],
     ) -> StoredTemplate | None:
-        pages = self._item_pages(feed)
         if len(pages) < MIN_LEARN_PAGES:
             return None
         site = site_of(pages[0].url)
@@ -96,20 +104,25 @@ class Templating:
                                          doc.header("content-type")))  # fmt: skip
         return tuple(pages)
 
-    async def _drifted(self, feed: FeedRecord, current: StoredTemplate, fresh: list[int]) -> bool:
+    async def _missed(
+        self, feed: FeedRecord, current: StoredTemplate, fresh: list[int]
+    ) -> tuple[FetchedPage, ...]:
+        """The new pages the template missed in a row, once they are :data:`DRIFT_PAGES` or
+        more (the site changed its template: they teach the new one); else nothing."""
         pages = self._documents(fresh)
         if not pages:
-            return False
+            return ()
         site = site_of(pages[0].url)
         verdicts = await self.services.extraction.run(site, check_pages, current.state, pages)
-        for is_post in verdicts:
-            self._misses[feed.id] = 0 if is_post else self._misses.get(feed.id, 0) + 1
-        if self._misses.get(feed.id, 0) < DRIFT_PAGES:
-            return False
-        self._misses[feed.id] = 0
-        self._tell("template", f"{feed.url}: {DRIFT_PAGES}+ new posts do not match template "
-                               f"v{current.version}: the site changed its template")  # fmt: skip
-        return True
+        missed = self._misses.setdefault(feed.id, [])
+        for page, is_post in zip(pages, verdicts, strict=True):
+            missed[:] = [] if is_post else [*missed, page]
+        if len(missed) < DRIFT_PAGES:
+            return ()
+        self._misses[feed.id] = []
+        self._tell("template", f"{feed.url}: {len(missed)} new posts in a row do not match "
+                   f"template v{current.version}: the site changed its template")
+        return tuple(missed)
 
     def _documents(self, ids: list[int]) -> tuple[FetchedPage, ...]:
         pages = []
