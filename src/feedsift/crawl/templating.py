@@ -59,7 +59,7 @@ class Templating:
         if not self.options.learn or not parsed.entries:
             return
         current = self.services.store.templates.current(feed.id)
-        pages = self._item_pages(feed)
+        pages = self._item_pages(feed, parsed)
         if current is not None:
             pages = await self._missed(feed, current, fresh)  # the new template's pages
             if not pages:
@@ -93,14 +93,16 @@ class Templating:
                                f"{outcome.items} items: {outcome.key_path}")  # fmt: skip
         return stored
 
-    def _item_pages(self, feed: FeedRecord) -> tuple[FetchedPage, ...]:
+    def _item_pages(self, feed: FeedRecord, parsed: ParsedFeed) -> tuple[FetchedPage, ...]:
+        """The stored pages of the feed's first :data:`MAX_ITEMS` entries (those fit uses)."""
         store = self.services.store
         pages = []
-        for link, document_id in store.items.stored_documents(feed.id, MAX_ITEMS):
-            record = store.documents.get(document_id)
-            if record is not None:
+        for entry in parsed.entries[:MAX_ITEMS]:
+            document_id = store.items.document_of(feed.id, entry.url) if entry.url else None
+            record = store.documents.get(document_id) if document_id else None
+            if entry.url and record is not None:
                 doc = record.document
-                pages.append(FetchedPage(link, doc.response_url, doc.body,
+                pages.append(FetchedPage(entry.url, doc.response_url, doc.body,
                                          doc.header("content-type")))  # fmt: skip
         return tuple(pages)
 

@@ -93,14 +93,14 @@ class ItemTable:
         )
         return [str(row[0]) for row in rows]
 
-    def stored_documents(self, feed_id: int, limit: int) -> list[tuple[str, int]]:
-        """(link, document id) of the feed's newest ``limit`` items whose page is stored."""
-        rows = self._db.execute(
-            "SELECT url, document_id FROM items WHERE feed_id = ? AND document_id IS NOT NULL"
-            " AND url IS NOT NULL ORDER BY id DESC LIMIT ?",
-            (feed_id, limit),
-        )
-        return [(str(url), int(document_id)) for url, document_id in rows]
+    def document_of(self, feed_id: int, url: str) -> int | None:
+        """The stored document of the feed's item linking to ``url`` (``None``: none)."""
+        row = self._db.execute(
+            "SELECT document_id FROM items WHERE feed_id = ? AND url = ?"
+            " AND document_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (feed_id, url),
+        ).fetchone()
+        return None if row is None else int(row[0])
 
     def settle(self, item_id: int, state: ItemState, document_id: int | None = None) -> None:
         """Mark an item ``stored`` or ``duplicate`` of ``document_id``."""

@@ -16,6 +16,7 @@ node; each property is the *first non-empty* node its path finds. Choices made h
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +26,7 @@ from lxml import etree
 from feedsift.extractors.body import assemble_body
 from feedsift.metadata.dates import parse_datetime
 from feedsift.metadata.read import read_metadata
-from feedsift.parsing.blocks import TextBlock
+from feedsift.parsing.blocks import TextBlock, text_blocks
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, FieldSource, PageKind, Provenance
 from feedsift.templates.paths import KeyPath, find
@@ -108,12 +109,13 @@ def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
     title = _text(found.title)
     body = assemble_body(_body_blocks(page, found, title))
     meta = read_metadata(page, date_search=False)
-    sources = [FieldSource(name, "template", str(path)) for name, path in
-               (("title", paths.title), ("authors", paths.author), ("published", paths.date),
-                ("tags", paths.tags)) if path is not None]  # fmt: skip
     authors = _author(found.author)
     published = _date(found.date)
     tags = tuple(dict.fromkeys(t for t in (_text(n) for n in found.tags) if t))
+    sources = [FieldSource(name, "template", str(path)) for name, path, value in
+               (("title", paths.title, title), ("authors", paths.author, authors),
+                ("published", paths.date, published), ("tags", paths.tags, tags))
+               if path is not None and value]  # fmt: skip
     return Article(
         body=body, title=title or meta.title, url=page.url,
         kind=PageKind.ARTICLE if body else PageKind.EMPTY,
@@ -121,8 +123,13 @@ def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
         authors=authors or meta.authors, published=published or meta.published,
         updated=meta.updated, tags=tags or meta.tags, language=meta.language,
         canonical_url=meta.canonical_url, site_name=meta.site_name, image=meta.image,
-        description=meta.description, sources=tuple(sources) + meta.sources,
+        description=meta.description,
+        sources=tuple(sources) + tuple(m for m in meta.sources if m.field not in _named(sources)),
     )  # fmt: skip
+
+
+def _named(sources: list[FieldSource]) -> set[str]:
+    return {source.field for source in sources}
 
 
 def _found(page: ParsedPage, paths: TemplatePaths) -> Found:
@@ -137,14 +144,35 @@ def _found(page: ParsedPage, paths: TemplatePaths) -> Found:
 
 
 def _body_blocks(page: ParsedPage, found: Found, title: str | None) -> list[TextBlock]:
+    """The text blocks of a copy of the content node without the property nodes inside it
+    (a byline or a date inline in the first paragraph goes too, not only whole blocks)."""
     if found.content is None:
         return []
-    inside = {id(e) for e in found.content.iter()}
-    holders = {id(e) for e in (found.content, *found.content.iterancestors())}
-    apart = {id(e) for node in (found.title, found.author, found.date, *found.tags)
-             if node is not None and id(node) not in holders for e in node.iter()}  # fmt: skip
-    blocks = [b for b in page.view.blocks if id(b.element) in inside and id(b.element) not in apart]
+    body = copy.deepcopy(found.content)
+    body.tail = None  # the copy keeps the text after the node; it is not the node's
+    tree = found.content.getroottree()
+    base = tree.getpath(found.content)
+    twins = [body.find("." + tree.getpath(node)[len(base) :])
+             for node in (found.title, found.author, found.date, *found.tags)
+             if node is not None and found.content in node.iterancestors()]  # fmt: skip
+    for twin in twins:  # all found before any is dropped: dropping renumbers siblings
+        if twin is not None:
+            _drop(twin)
+    blocks = text_blocks(body).blocks
     return [b for b in blocks if not title or normalize_space(b.text) != title]
+
+
+def _drop(node: etree._Element) -> None:
+    """Remove ``node``, keeping the text that follows it."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    previous, tail = node.getprevious(), node.tail or ""
+    if previous is not None:
+        previous.tail = (previous.tail or "") + tail
+    else:
+        parent.text = (parent.text or "") + tail
+    parent.remove(node)
 
 
 def _words(node: etree._Element) -> int:

@@ -8,6 +8,7 @@ and left out (their items point to posts, but their values are comments).
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,13 +57,14 @@ def clean_value(value: str | None) -> str:
     """``value`` without markup, entities decoded, whitespace collapsed."""
     if not value:
         return ""
-    if "<" in value and ">" in value:
-        try:
-            fragment = lxml.html.fragment_fromstring(value, create_parent="div")
-            etree.strip_elements(fragment, "script", "style", with_tail=False)
-            value = " ".join(fragment.itertext())
-        except (etree.ParserError, ValueError):
-            value = re.sub(r"<[^>]*>", " ", value)
+    if "<" not in value or ">" not in value:
+        return normalize_space(html.unescape(value))
+    try:
+        fragment = lxml.html.fragment_fromstring(value, create_parent="div")
+        etree.strip_elements(fragment, "script", "style", with_tail=False)
+        value = " ".join(fragment.itertext())
+    except (etree.ParserError, ValueError):
+        value = html.unescape(re.sub(r"<[^>]*>", " ", value))
     return normalize_space(value)
 
 

@@ -50,7 +50,8 @@ __all__ = [
 
 #: A content prefix shorter than this occurs in pages by chance ("in this post we").
 MIN_CONTENT_TOKENS = 6
-#: Least share of a title's words that must be found in order (a feed may add a prefix).
+#: Least share of a title's leading words that must be found in order (a feed may add a
+#: suffix, such as the site's name; a prefix is not looked for).
 MIN_TITLE_SHARE = 0.7
 #: Elements a content match is lifted above: parts of a body, never the body's container.
 LIFTED_TAGS = frozenset(
@@ -180,18 +181,23 @@ def _holders(context: _Context, tokens: tuple[str, ...]) -> list[Span]:
 
 
 def _closest(
-    context: _Context, spans: Iterable[Span], length: int, prefer: tuple[str, ...] = ()
+    context: _Context,
+    spans: Iterable[Span],
+    length: int,
+    prefer: tuple[str, ...] = (),
+    tight: bool = True,
 ) -> etree._Element | None:
     """The best candidate node that does not hold the content node, by in order: in a
     ``prefer``red tag; outside the content (a body may repeat its title as a heading);
-    holding little else than the value (:data:`TIGHT`); sharing most of the content path
-    (dependency resolution); first in the document."""
+    holding little else than the value (:data:`TIGHT`, unless ``tight`` is off: a date
+    line often carries a reading time too, while a heading in the body may be a date);
+    sharing most of the content path (dependency resolution); first in the document."""
     best, best_key = None, None
     for order, span in enumerate(spans):
         if _holds_content(context, span.element):
             continue  # a property's node never holds the whole body
         key = (span.element.tag in prefer, not _inside_content(context, span.element),
-               _tight(span, length), _shared(context, span.element), -order)  # fmt: skip
+               tight and _tight(span, length), _shared(context, span.element), -order)  # fmt: skip
         if best_key is None or key > best_key:
             best, best_key = span.element, key
     return best
@@ -229,7 +235,7 @@ def _find_date(context: _Context, values: ItemValues) -> etree._Element | None:
         found = _time_element(context, day.strftime("%Y-%m-%d"))
         if found is None:
             spans = [s for r in date_renderings(day) for s in _holders(context, value_tokens(r))]
-            found = _closest(context, spans, DATE_TOKENS)
+            found = _closest(context, spans, DATE_TOKENS, tight=False)
         if found is not None:
             return found
     return None
@@ -242,7 +248,7 @@ def _time_element(context: _Context, iso_day: str) -> etree._Element | None:
             span = context.text.span_of(element)
             if span is not None:
                 spans.append(span)
-    return _closest(context, spans, DATE_TOKENS)
+    return _closest(context, spans, DATE_TOKENS, tight=False)
 
 
 # -- tags ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from feedsift.acquisition.feeds import ParsedFeed
-from feedsift.errors import ModelError, NotFittedError
+from feedsift.errors import InputError, ModelError, NotFittedError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article
@@ -195,7 +195,8 @@ class FeedTemplate:
                                  f"{saved.get('schema')}; this feedsift reads {cls.name} "
                                  f"schema {cls.schema_version}")  # fmt: skip
             return cls._from_state(saved["state"])
-        except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError,
+                InputError) as exc:  # fmt: skip
             raise ModelError(f"not a saved feed template: {exc}") from exc
 
     @classmethod

@@ -57,7 +57,9 @@ class PageText:
     def _walk(self, root: etree._Element) -> None:
         starts: list[tuple[etree._Element, int, int]] = []
         for event, element in etree.iterwalk(root, events=("start", "end")):
-            if not isinstance(element.tag, str):
+            if not isinstance(element.tag, str):  # a comment: only its tail is text
+                if event == "end" and element is not root:
+                    self.tokens.extend(tokenize_lower(element.tail or ""))
                 continue
             if event == "start":
                 starts.append((element, len(self.tokens), len(starts)))
