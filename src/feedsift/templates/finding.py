@@ -193,11 +193,12 @@ def _closest(
     line often carries a reading time too, while a heading in the body may be a date);
     sharing most of the content path (dependency resolution); first in the document."""
     best, best_key = None, None
-    for order, span in enumerate(spans):
+    for span in spans:
         if _holds_content(context, span.element):
             continue  # a property's node never holds the whole body
         key = (span.element.tag in prefer, not _inside_content(context, span.element),
-               tight and _tight(span, length), _shared(context, span.element), -order)  # fmt: skip
+               tight and _tight(span, length), _shared(context, span.element),
+               -span.start)  # fmt: skip
         if best_key is None or key > best_key:
             best, best_key = span.element, key
     return best
