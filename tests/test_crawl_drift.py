@@ -21,6 +21,7 @@ import pytest
 
 from crawl_helpers import crawl_once, subscribe
 from feedsift.acquisition.feeds import FeedEntry, parse_feed
+from feedsift.cli.main import main
 from feedsift.storage import Store
 from feedsift.templates.learner import FeedTemplate
 
@@ -89,7 +90,7 @@ def site() -> Iterator[_Site]:
 
 
 def test_a_theme_change_is_drift_and_a_new_version_is_learned(
-    site: _Site, tmp_path: Path
+    site: _Site, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     old, new = _posts(BEFORE, "a", 4), _posts(AFTER, "b", 4)
     for path, _, body in old + new:
@@ -111,3 +112,5 @@ def test_a_theme_change_is_drift_and_a_new_version_is_learned(
     relearned = FeedTemplate.from_bytes(versions[1].state)
     assert relearned.items_learned_ == len(new)
     assert "heti" in versions[1].key_path  # the second theme's article container
+    assert main(["stats", "--db", str(db)]) == 0
+    assert "relearned after 1 drift" in capsys.readouterr().out

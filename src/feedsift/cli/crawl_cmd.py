@@ -18,8 +18,10 @@ from feedsift.cli.store_args import (
     rule_files,
 )
 from feedsift.crawl.crawler import CrawlOptions
+from feedsift.crawl.harvest import HarvestOptions
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, install_stop_signals, run_session
+from feedsift.crawl.templating import TemplateOptions
 from feedsift.sitelevel.models import SiteOptions
 
 __all__ = ["METHODS", "CrawlProgress", "register"]
@@ -39,7 +41,14 @@ the default): the page-level model extracts the first pages; from the second pag
 crawl DiffPost compares it with the site's other pages, and once 3 pages are known the URL
 Tree does; their template boxes are removed from the page-level result. The learned state
 is kept in the database, so a restart goes on where it stopped. Each article records the
-method that made it (`feedsift stats`, the `method` field of `feedsift export`)."""
+method that made it (`feedsift stats`, the `method` field of `feedsift export`).
+
+Each feed's template is learned from its items and their pages (where the title, body,
+author, date and tags sit), then the site's own links (home page, sitemap, archive, tag
+and pagination pages) are followed, politely and at most --harvest-pages pages, and every
+page the template recognises as a post is stored (method `template`): a whole blog comes
+in although its feed lists only the newest posts. When new posts stop matching, the
+template is relearned as a new version (`feedsift templates show SITE`)."""
 
 WATCH_DESCRIPTION = """\
 Poll every feed on its own schedule until stopped: hourly at first, then adapted to how
@@ -54,6 +63,7 @@ examples:
   feedsift watch                          run until Ctrl-C, polling each feed when due
   feedsift watch --interval 600 -j 2      poll every 10 minutes, extract in 2 processes
   feedsift crawl --once --method page     no site-level learning (the page-level model)
+  feedsift crawl --once --no-harvest      templates, but only the posts the feeds list
   feedsift export --since 2026-11-01      then read what came in
 """
 
@@ -92,6 +102,23 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
             "best); site: the site-level learner alone once it can judge; page: the "
             "page-level model only (default: %(default)s)",
         )
+        parser.add_argument(
+            "--no-templates",
+            action="store_true",
+            help="learn no feed templates (and follow no site links)",
+        )
+        parser.add_argument(
+            "--no-harvest",
+            action="store_true",
+            help="learn feed templates, but do not follow sites' links to older posts",
+        )
+        parser.add_argument(
+            "--harvest-pages",
+            type=int,
+            default=HarvestOptions().max_pages,
+            metavar="N",
+            help="most pages fetched per site when following its links (default: %(default)s)",
+        )
         add_rules_argument(parser)
         add_db_argument(parser)
         add_fetch_arguments(parser)
@@ -101,8 +128,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 def settings_from(args: argparse.Namespace) -> SessionSettings:
     schedule = Schedule(fixed=args.interval)
     site_level = None if args.method == "page" else SiteOptions(mode=args.method)
+    templates = TemplateOptions(learn=not args.no_templates, harvest=not args.no_harvest,
+                                limits=HarvestOptions(max_pages=args.harvest_pages))  # fmt: skip
     return SessionSettings(
-        db=args.db, policy=fetch_policy(args), crawl=CrawlOptions(schedule=schedule),
+        db=args.db, policy=fetch_policy(args),
+        crawl=CrawlOptions(schedule=schedule, templates=templates),
         rule_files=rule_files(args), jobs=args.jobs, site_level=site_level,
     )  # fmt: skip
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 
 from feedsift.cli import EXIT_OK, Subparsers
 from feedsift.cli.store_args import add_db_argument
@@ -23,7 +24,8 @@ Show what the database holds: per feed, its items by state (stored, duplicate, f
 pending), polls and error state; per site, documents, articles, duplicates found on
 arrival and mean fetch and extraction times; per site and extraction method (page,
 hybrid-diffpost, hybrid-urltree-strict...), the articles it made and how many pages the
-site's learners have seen; then the latest errors."""
+site's learners have seen; per feed, its template's version (above 1: the site changed
+its template and it was relearned); then the latest errors."""
 
 EXAMPLES = """\
 examples:
@@ -56,10 +58,13 @@ def run(args: argparse.Namespace) -> int:
         errors = store.errors.recent(args.errors)
         methods = method_stats(store.connection)
         learned = dict(store.site_models.sites())
+        templates = store.templates.feed_versions()
     print(f"database: {args.db}\n")
     print("\n".join(feed_lines(feeds)) + "\n")
     print("\n".join(site_lines(sites)) + "\n")
     print("\n".join(method_lines(methods, learned)) + "\n")
+    if templates:
+        print("\n".join(template_lines(templates)) + "\n")
     print(f"latest errors ({len(errors)}):")
     for error in errors:
         print(f"  {error.at:%Y-%m-%d %H:%M:%S} {error.stage:7} {error.url}: {error.reason}")
@@ -97,6 +102,16 @@ def method_lines(methods: list[MethodStats], learned: dict[str, int]) -> list[st
         seen = learned.get(m.site)
         lines.append(f"{_clip(m.site, 32):32} {'-' if seen is None else seen:>7}  "
                      f"{_clip(m.method, 24):24} {m.articles:8}")  # fmt: skip
+    return lines
+
+
+def template_lines(templates: list[tuple[str, int, int, datetime]]) -> list[str]:
+    """Each feed's current template: its version (above 1: relearned after drift)."""
+    lines = [f"{'feed template':60} {'version':>7} {'items':>5}  since"]
+    for url, version, items, since in templates:
+        drift = f"  (relearned after {version - 1} drift{'s' if version > 2 else ''})" if (
+            version > 1) else ""  # fmt: skip
+        lines.append(f"{_clip(url, 60):60} {version:7} {items:5}  {since:%Y-%m-%d %H:%M}{drift}")
     return lines
 
 

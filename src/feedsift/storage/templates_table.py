@@ -92,6 +92,17 @@ class TemplateTable:
         ).fetchall()
         return [_record(row) for row in rows]
 
+    def feed_versions(self) -> list[tuple[str, int, int, datetime]]:
+        """Per feed with a template: feed URL, newest version, items it was learned from, and
+        since when it holds (a version above 1 means the feed's site changed its template)."""
+        rows = self._db.execute(
+            "SELECT f.url, t.version, t.items, t.valid_from FROM templates t"
+            " JOIN feeds f ON f.id = t.feed_id WHERE t.version ="
+            " (SELECT MAX(version) FROM templates WHERE feed_id = t.feed_id) ORDER BY f.url"
+        )
+        return [(str(url), int(version), int(items), _moment(valid_from))
+                for url, version, items, valid_from in rows]  # fmt: skip
+
     def sites(self) -> list[tuple[str, int]]:
         """Every site with templates and how many (all versions of all its feeds)."""
         rows = self._db.execute("SELECT site, COUNT(*) FROM templates GROUP BY site ORDER BY site")
