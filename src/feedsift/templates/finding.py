@@ -36,7 +36,7 @@ from lxml import etree
 
 from feedsift.parsing.page import ParsedPage
 from feedsift.templates.feedvalues import ItemValues, date_renderings
-from feedsift.templates.paths import KeyPath, merge, path_of, shared_prefix
+from feedsift.templates.paths import KeyPath, PathNode, merge, path_of, shared_prefix
 from feedsift.templates.textindex import PageText, Span, value_tokens
 
 __all__ = [
@@ -61,6 +61,8 @@ LIFTED_TAGS = frozenset(
 )
 #: Title candidates in these elements win ties (the post title is a heading).
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: Elements whose attributes a path does not keep (page-specific classes live there).
+LOOSE_TAGS = frozenset({"html", "body"})
 #: Tokens of a written date ("December 11th 2023"), for judging date candidates.
 DATE_TOKENS = 3
 #: A candidate node is *tight* when its text is at most this many times the value's.
@@ -99,7 +101,7 @@ def find_item_paths(values: ItemValues, page: ParsedPage) -> ItemPaths:
     """Every property of ``values`` located in ``page`` as a path."""
     text = PageText(page.body)
     content = _find_content(text, values.content)
-    context = _Context(page, text, content, path_of(content) if content is not None else None)
+    context = _Context(page, text, content, _path(content))
     title = _find_title(context, values.title)
     author = _find_short(context, values.authors[0]) if values.authors else None
     date = _find_date(context, values)
@@ -108,7 +110,14 @@ def find_item_paths(values: ItemValues, page: ParsedPage) -> ItemPaths:
 
 
 def _path(element: etree._Element | None) -> KeyPath | None:
-    return None if element is None else path_of(element)
+    """The element's path, without the attributes of ``html`` and ``body``: themes put
+    per-page classes there (``postid-123``, ``layout--single wide``), which would make the
+    path miss the site's other posts."""
+    if element is None:
+        return None
+    path = path_of(element)
+    nodes = tuple(PathNode(node.tag) if node.tag in LOOSE_TAGS else node for node in path.nodes)
+    return KeyPath(nodes, path.absolute)
 
 
 # -- content -------------------------------------------------------------------------------
@@ -222,7 +231,7 @@ def _tight(span: Span, length: int) -> bool:
 def _shared(context: _Context, element: etree._Element) -> int:
     if context.content_path is None:
         return 0
-    return shared_prefix(path_of(element), context.content_path)
+    return shared_prefix(path_of(element), context.content_path)  # tags only: attrs ignored
 
 
 # -- dates --------------------------------------------------------------------------------
@@ -261,7 +270,7 @@ def _find_tags(context: _Context, tags: tuple[str, ...]) -> KeyPath | None:
     for tag in tags:
         tokens = value_tokens(tag)
         exact = [s for s in _holders(context, tokens) if s.end - s.start == len(tokens)]
-        found.extend(path_of(span.element) for span in exact[:3])
+        found.extend(p for span in exact[:3] if (p := _path(span.element)) is not None)
     if not found:
         return None
     shapes = Counter(_shape(path) for path in found)

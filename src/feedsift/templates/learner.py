@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
+from urllib.parse import urlsplit
 
 from feedsift.acquisition.feeds import ParsedFeed
 from feedsift.errors import InputError, ModelError, NotFittedError
@@ -63,6 +65,10 @@ CONFIRM_SHARE = 0.5
 MAX_LINK_SHARE = 0.9
 #: How much more of a candidate's body may be link text than the most linked learned post.
 LINK_SLACK = 0.1
+#: A path segment starting with a year: date-based permalinks (``/2019/04/...``).
+DATED_PATH = re.compile(r"/(?:19|20)\d\d(?:/|-)")
+#: Items needed before "all the feed's posts have dated addresses" is taken as a rule.
+MIN_DATED_ITEMS = 3
 #: The properties a template has paths for, in the order they are reported.
 PROPERTIES = ("title", "content", "author", "date", "tags")
 
@@ -103,6 +109,8 @@ class FeedTemplate:
         learned = [pages[item.url] for item in self.items_]
         self.counts_ = {name: _range(path, learned) for name in ("key", *CONFIRMING)
                         if (path := self._confirming(name)) is not None}  # fmt: skip
+        self.dated_urls_ = len(self.items_) >= MIN_DATED_ITEMS and all(
+            _dated(item.url) for item in self.items_)  # fmt: skip
         key = self.key_path
         self.link_share_ = max((link_share(p, key) for p in learned), default=0.0) if (
             key is not None) else 0.0  # fmt: skip
@@ -133,12 +141,15 @@ class FeedTemplate:
     # -- judging ------------------------------------------------------------------------
 
     def is_post(self, page: ParsedPage) -> bool:
-        """Whether ``page`` is one of the feed's posts: its key-path finds a body, and the
-        key, title and date paths find as many nodes as they did on the feed's own posts
-        (a listing shows many titles and dates, an index page none)."""
+        """Whether ``page`` is one of the feed's posts: its address is dated when all the
+        feed's posts' are, its key-path finds a body, and the key, title and date paths
+        find as many nodes as they did on the feed's own posts (a listing shows many titles
+        and dates, an index page none)."""
         self._check()
         key = self.key_path
         assert key is not None
+        if self.dated_urls_ and not _dated(page.url or ""):
+            return False  # the feed's posts all have dated addresses; an about page has not
         least, most = self.counts_.get("key", (1, MAX_KEY_MATCHES))
         if not is_post(page, key, max(most, MAX_KEY_MATCHES)):
             return False
@@ -180,6 +191,7 @@ class FeedTemplate:
                          for name, clusters in self.clusters_.items()},
             "counts": {name: list(bounds) for name, bounds in self.counts_.items()},
             "link_share": self.link_share_,
+            "dated_urls": self.dated_urls_,
         }  # fmt: skip
 
     def to_bytes(self) -> bytes:
@@ -207,12 +219,18 @@ class FeedTemplate:
         template.items_ = []
         template.items_learned_ = int(state["items"])
         template.link_share_ = float(state["link_share"])
+        template.dated_urls_ = bool(state["dated_urls"])
         template.counts_ = {name: (int(lo), int(hi)) for name, (lo, hi) in state["counts"].items()}
         template.clusters_ = {
             name: [PathCluster(parse_path(path), int(support)) for path, support in clusters]
             for name, clusters in state["clusters"].items()
         }
         return template
+
+
+def _dated(url: str) -> bool:
+    """Whether the URL's path has a year segment (``/2021/05/...``, ``/2021-05-03-...``)."""
+    return bool(DATED_PATH.search(urlsplit(url).path))
 
 
 def _range(path: KeyPath, pages: list[ParsedPage]) -> tuple[int, int]:
