@@ -33,6 +33,7 @@ from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.crawler import CrawlOptions, utc_now
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, run_session
+from feedsift.crawl.templating import TemplateOptions
 from feedsift.dedup.site import site_of
 from feedsift.errors import DatasetError, FeedsiftError
 from feedsift.evaluation.peers import FeedsiftPeer, Peer, PeerInput, TrafilaturaPeer
@@ -157,7 +158,11 @@ def _subscribe(db: Path, feeds: list[str]) -> None:
 
 
 def _crawl(db: Path, options: PipelineOptions) -> tuple[CrawlCounts, float, float]:
-    crawl = CrawlOptions(schedule=Schedule(fixed=0), pages_at_once=options.pages_at_once)
+    # templates are learned, but the sites' links are not followed: the figures are the feed
+    # pipeline's (the harvest is measured by scripts/harvest_e2e.py)
+    templates = TemplateOptions(harvest=False)
+    crawl = CrawlOptions(schedule=Schedule(fixed=0), pages_at_once=options.pages_at_once,
+                         templates=templates)  # fmt: skip
     settings = SessionSettings(db=db, policy=BENCH_POLICY, crawl=crawl, jobs=options.jobs)
     started, cpu = time.perf_counter(), time.process_time()
     counts = asyncio.run(run_session(settings, "once", all_feeds=True))
