@@ -119,9 +119,7 @@ class Harvester:
         record = self.context.store.documents.get(document_id) if document_id else None
         if record is None:
             return None
-        doc = record.document
-        return FetchedPage(doc.request_url, doc.response_url, doc.body,
-                           doc.header("content-type"))  # fmt: skip
+        return FetchedPage.stored(record.document)
 
     async def _fetch(self, url: str) -> FetchResult | None:
         try:

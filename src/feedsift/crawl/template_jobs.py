@@ -17,6 +17,7 @@ from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.storage.articles import article_record
+from feedsift.storage.documents import NewDocument
 from feedsift.templates.learner import FeedTemplate
 from feedsift.text.tokens import tokenize_lower
 
@@ -39,6 +40,13 @@ class FetchedPage:
     url: str
     body: bytes
     content_type: str | None
+
+    @classmethod
+    def stored(cls, document: NewDocument, link: str | None = None) -> FetchedPage:
+        """A stored document as a fetched page (``link``: the address asked for, if not
+        the document's request URL)."""
+        return cls(link or document.request_url, document.response_url, document.body,
+                   document.header("content-type"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,9 +101,7 @@ class Templating:
             document_id = store.items.document_of(feed.id, entry.url) if entry.url else None
             record = store.documents.get(document_id) if document_id else None
             if entry.url and record is not None:
-                doc = record.document
-                pages.append(FetchedPage(entry.url, doc.response_url, doc.body,
-                                         doc.header("content-type")))  # fmt: skip
+                pages.append(FetchedPage.stored(record.document, entry.url))
         return tuple(pages)
 
     async def _missed(
@@ -131,9 +129,7 @@ class Templating:
         for document_id in ids:
             record = self.services.store.documents.get(document_id)
             if record is not None:
-                doc = record.document
-                pages.append(FetchedPage(doc.request_url, doc.response_url, doc.body,
-                                         doc.header("content-type")))  # fmt: skip
+                pages.append(FetchedPage.stored(record.document))
         return tuple(pages)
 
     async def _harvest(self, home: str, template: StoredTemplate) -> None:
