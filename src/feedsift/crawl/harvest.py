@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
@@ -34,6 +34,7 @@ __all__ = [
     "HarvestOptions",
     "Harvester",
     "PostSink",
+    "frontier_key",
     "home_of",
 ]
 
@@ -43,6 +44,8 @@ SITEMAP_PATH = "/sitemap.xml"
 PAGE_KINDS = frozenset({"text/html", "application/xhtml+xml"})
 #: Media types a sitemap may have.
 SITEMAP_KINDS = frozenset({"application/xml", "text/xml", "application/x-xml"})
+#: Query parameters that never name a page (campaign and click tracking).
+TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "source")
 _LOCS = etree.XPath("//*[local-name()='loc']/text()")
 
 #: Stores a harvested post: the fetch and the worker's extraction of it; True when new.
@@ -76,17 +79,18 @@ class Harvester:
         budget, found = self.options.max_pages, 0
         while queue and budget > 0 and not self.context.stopping():
             url, depth = queue.popleft()
-            key = url_key(url, None, self.context.rules)
-            if key in seen:
+            if frontier_key(url) in seen:
                 continue
-            seen.add(key)
+            seen.add(frontier_key(url))
+            key = url_key(url, None, self.context.rules)
             outcome, fetched = await self._visit(site, url, key, template)
             budget -= fetched is not None
             if outcome is None:
                 continue
             if outcome.canonical is not None and outcome.canonical != url:
-                seen.add(key := url_key(outcome.canonical, None, self.context.rules))
-                if fetched is not None and self.context.store.documents.id_of(key) is not None:
+                seen.add(frontier_key(outcome.canonical))
+                canonical = url_key(outcome.canonical, None, self.context.rules)
+                if fetched is not None and self.context.store.documents.id_of(canonical):
                     continue  # another address of a stored page: its links are known
             found += self._keep(outcome, fetched)
             if depth < self.options.max_depth:
@@ -156,6 +160,16 @@ class Harvester:
 
     def _tell(self, event: str, detail: str) -> None:
         self.context.tell(event, detail)
+
+
+def frontier_key(url: str) -> str:
+    """How the walk tells addresses apart: the URL with its query sorted and tracking
+    parameters left out. Not the URL key, which drops queries no rule keeps: listing pages
+    paginated by query (``?page=2``) would all look like the first one."""
+    parts = urlsplit(url)
+    query = sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                   if not k.lower().startswith(TRACKING_PREFIXES))  # fmt: skip
+    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path, urlencode(query), ""))
 
 
 def home_of(url: str) -> str:
