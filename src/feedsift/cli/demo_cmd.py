@@ -99,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
             _note(f"round {number}: {counts.summary()}")
     _export(db, args.format)
     _note(f"done in {time.perf_counter() - started:.1f} s. database: {db}")
-    _note(f"try: feedsift stats --db {db}   feedsift export --db {db} --format markdown")
+    _note(f"try: feedsift stats --db {db}   feedsift export --db {db} --format markdown"
+          f"   feedsift templates list --db {db}")  # fmt: skip
     return EXIT_OK
 
 
