@@ -50,6 +50,7 @@ from feedsift.errors import (
     FeedsiftError,
     FetchError,
     HttpStatusError,
+    InputError,
     RobotsDisallowedError,
     UnsafeAddressError,
 )
@@ -150,10 +151,18 @@ class Crawler:
                     await self.fetch_pending(feed.id)
                     fresh = self._fresh.pop(feed.id, [])
                     if parsed is not None and not self.stop.is_set():
-                        await self.templating.after_poll(feed, parsed, fresh)
+                        await self._templates(feed, parsed, fresh)
 
         await asyncio.gather(*(one(feed) for feed in feeds))
         await self.drain()
+
+    async def _templates(self, feed: FeedRecord, parsed: ParsedFeed, fresh: list[int]) -> None:
+        """The feed's template step; its failure is recorded for the feed, the round goes on."""
+        try:
+            await self.templating.after_poll(feed, parsed, fresh)
+        except FeedsiftError as exc:
+            with self.store.transaction():
+                self._record_error("feed", feed.id, feed.url, f"template: {exc}", self._clock())
 
     async def drain(self) -> None:
         """Wait until every extraction started so far is stored; save what was learned."""
@@ -245,8 +254,9 @@ class Crawler:
     async def fetch_pending(self, feed_id: int) -> None:
         """Fetch the pages of the feed's items not fetched yet (new, or failed before)."""
         pending = self.store.items.pending(feed_id)
-        if pending and pending[0].url is not None:
-            await self._fetch_comparisons(feed_id, site_of(pending[0].url))
+        site = _site_or_none(pending[0].url) if pending else None
+        if site is not None:
+            await self._fetch_comparisons(feed_id, site)
         await asyncio.gather(*(self._fetch_item(item) for item in pending))
 
     async def _fetch_comparisons(self, feed_id: int, site: str) -> None:
@@ -424,6 +434,13 @@ class Crawler:
     def _tell(self, event: str, detail: str) -> None:
         if self._listener is not None:
             self._listener(event, detail)
+
+
+def _site_or_none(url: str | None) -> str | None:
+    try:
+        return site_of(url) if url else None
+    except InputError:
+        return None  # a link without a host: the item fails on its own, with its reason
 
 
 def _new_items(parsed: ParsedFeed) -> list[NewItem]:
