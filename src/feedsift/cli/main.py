@@ -45,7 +45,9 @@ feedsift turns blog and news pages into clean articles: title, body text, author
 and tags, without the navigation, ads, share buttons, related links and comments around
 them. It reads saved pages, folders of them, URLs and stdin, and writes plain text, JSON,
 JSON Lines, Markdown or HTML. Subscribed to feeds, it polls them politely, stores each new
-post once (URL keys, content fingerprints) and extracts it on arrival."""
+post once (URL keys, content fingerprints) and extracts it on arrival; it learns each
+site's boilerplate from the site's own pages and each feed's template from its items, and
+follows a site's links to the posts its feed no longer lists."""
 
 EPILOG = """\
 examples:
