@@ -17,23 +17,18 @@ import sqlite3
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from feedsift.acquisition.fetcher import FetchPolicy
 from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.crawler import CrawlOptions
 from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.dedup.site import site_of
+from feedsift.evaluation.templates_bench import path_key as _key
 from feedsift.storage import Store
 from feedsift.testweb import TestWeb
 
 VERBOSE = False
 POLICY = FetchPolicy(min_delay=0.0, per_host=4, timeout=5.0, retries=1, allow_private=True)
-
-
-def _key(url: str) -> str:
-    path = unquote(urlsplit(url).path).removesuffix("index.html").removesuffix(".html")
-    return path.rstrip("/") or "/"
 
 
 def _gold(folder: Path) -> set[str]:
@@ -68,20 +63,19 @@ def main() -> None:
         _report(sites, rows, args.sites)
 
 
-def _now():  # noqa: ANN202 - a script
+def _now():
     from datetime import UTC, datetime
 
     return datetime.now(UTC)
 
 
-def _reachable(site) -> set[str]:  # noqa: ANN001 - a script
+def _reachable(site) -> set[str]:
     """Paths of the pages a crawler following every link from the home page and the feed's
     items can reach on the served copy (the data hold ~30 non-post pages a blog, so the
     archive and pagination pages a post is linked from may be missing)."""
     from collections import deque
 
     import httpx
-    from lxml import html as lxml_html
 
     from feedsift.crawl.links import page_links
     from feedsift.parsing.page import parse_page
@@ -92,18 +86,18 @@ def _reachable(site) -> set[str]:  # noqa: ANN001 - a script
         while queue and len(seen) < 5000:
             url = queue.popleft()
             response = client.get(url)
-            if response.status_code != 200 or "html" not in response.headers.get("content-type", ""):
+            kind = response.headers.get("content-type", "")
+            if response.status_code != 200 or "html" not in kind:
                 continue
             found.add(_key(url))
             for link in page_links(parse_page(response.content, url).root, url):
                 if link not in seen:
                     seen.add(link)
                     queue.append(link)
-    del lxml_html
     return found
 
 
-def _report(sites, rows, root: Path) -> None:  # noqa: ANN001 - a script
+def _report(sites, rows, root: Path) -> None:
     print(f"{'blog':40} {'posts':>5} {'reach':>5} {'feed':>5} {'links':>5} {'other':>5} "
           f"{'stored':>7} {'of reachable':>12}")
     totals = [0, 0, 0, 0, 0]

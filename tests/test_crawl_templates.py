@@ -9,22 +9,17 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from crawl_helpers import crawl_once, subscribe
+from feedsift.evaluation.templates_bench import path_key as _key
 from feedsift.testweb import TestWeb
 
 SSG = Path(__file__).resolve().parents[2] / "shared" / "sites" / "ssg"
 #: A Jekyll blog whose feed lists 10 of its 50 posts, an Astro blog listing 8 of 46.
 BLOGS = ("0xRick__0xRick.github.io", "CloudLinzl__Astro-blog")
 pytestmark = pytest.mark.skipif(not SSG.is_dir(), reason=f"{SSG} is missing (shared data)")
-
-
-def _key(url: str) -> str:
-    path = unquote(urlsplit(url).path).removesuffix("index.html").removesuffix(".html")
-    return path.rstrip("/") or "/"
 
 
 def _gold(name: str) -> dict[str, dict[str, object]]:

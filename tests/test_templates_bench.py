@@ -225,4 +225,4 @@ def test_missing_default_folder_is_a_clear_error(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "--templates", "--quiet"]) != 0
-    assert "shared blog sites are not there" in capsys.readouterr().err
+    assert "shared blog sites data is not there" in capsys.readouterr().err

@@ -196,7 +196,8 @@ def _note(args: argparse.Namespace, message: str) -> None:
         print(message, file=sys.stderr)
 
 
-def _missing_default(kind: str, path: Path, usage: str) -> str:
+def missing_default(kind: str, path: Path, usage: str) -> str:
+    """The one-line reason a bench gives when the shared data it defaults to is missing."""
     return (
         f"the shared {kind} data is not there ({path} from {Path.cwd()}); "
         f"run from the project folder next to ../shared, or pass a folder: {usage}"
@@ -227,7 +228,7 @@ def _report_paths(args: argparse.Namespace) -> tuple[Path, Path]:
 def _run_bench(args: argparse.Namespace) -> int:
     root = args.folder if args.folder is not None else DEFAULT_BENCH_DIR
     if args.folder is None and not root.is_dir():
-        return _fail(_missing_default("benchmark", root, "feedsift bench DATASETS_DIR"), EXIT_DATA)
+        return _fail(missing_default("benchmark", root, "feedsift bench DATASETS_DIR"), EXIT_DATA)
     options = BenchOptions(args.split, args.datasets, args.peers, args.limit, not args.quiet)
     try:
         report = summarize(run_bench(root, options))
@@ -252,7 +253,7 @@ def _run_listings(args: argparse.Namespace) -> int:
     root = Path(args.listings)
     if root == DEFAULT_SITES_DIR and not root.is_dir():
         usage = "feedsift bench --listings SITES_DIR"
-        return _fail(_missing_default("blog sites", root, usage), EXIT_DATA)
+        return _fail(missing_default("blog sites", root, usage), EXIT_DATA)
     try:
         result = run_listings(root, ListingsOptions(args.limit, progress=not args.quiet))
     except DatasetError as exc:

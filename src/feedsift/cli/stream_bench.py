@@ -16,6 +16,7 @@ from tqdm import tqdm
 
 from feedsift.api import bundled_extractor
 from feedsift.cli import EXIT_OK
+from feedsift.cli.bench_cmd import missing_default
 from feedsift.errors import DatasetError
 from feedsift.evaluation.peers import TrafilaturaPeer
 from feedsift.evaluation.stream import DEFAULT_STREAM_DIR, find_streams, replay_site
@@ -31,10 +32,7 @@ def run_stream(args: argparse.Namespace) -> int:
     """Replay every site stream below ``args.stream``; print, write JSON and plots."""
     root = Path(args.stream)
     if root == DEFAULT_STREAM_DIR and not root.is_dir():
-        raise DatasetError(
-            f"the shared site streams are not there ({root} from {Path.cwd()}); run from the "
-            "project folder next to ../shared, or pass a folder: feedsift bench --stream DIR"
-        )
+        raise DatasetError(missing_default("site stream", root, "feedsift bench --stream DIR"))
     streams = find_streams(root, args.limit)
     trafilatura = TrafilaturaPeer()
     peer = trafilatura if trafilatura.available() else None

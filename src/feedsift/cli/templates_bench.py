@@ -14,6 +14,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from feedsift.cli import EXIT_OK
+from feedsift.cli.bench_cmd import missing_default
 from feedsift.errors import DatasetError
 from feedsift.evaluation.templates_bench import (
     DEFAULT_TEMPLATES_DIR,
@@ -30,10 +31,7 @@ def run_templates(args: argparse.Namespace) -> int:
     """Fit and score every method on every site below ``args.templates``; print, write JSON."""
     root = Path(args.templates)
     if root == DEFAULT_TEMPLATES_DIR and not root.is_dir():
-        raise DatasetError(
-            f"the shared blog sites are not there ({root} from {Path.cwd()}); run from the "
-            "project folder next to ../shared, or pass a folder: feedsift bench --templates DIR"
-        )
+        raise DatasetError(missing_default("blog sites", root, "feedsift bench --templates DIR"))
     sites = find_sites(root, args.limit)
     total = sum(len(s.pages) for s in sites)
     with tqdm(total=total, unit=" pages", disable=args.quiet or None, desc="templates") as bar:

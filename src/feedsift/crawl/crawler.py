@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from feedsift.acquisition.feeds import FeedEntry, ParsedFeed
-from feedsift.acquisition.fetcher import Fetcher, FetchResult, Validators
+from feedsift.acquisition.fetcher import HTML_MEDIA_TYPES, Fetcher, FetchResult, Validators
 from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.extraction import (
     ArrivalExtraction,
@@ -74,7 +74,7 @@ FEED_ACCEPT = (
     " application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
 )
 #: Media types an item's page may have; anything else (PDF, images) is recorded and skipped.
-PAGE_KINDS = frozenset({"text/html", "application/xhtml+xml"})
+PAGE_KINDS = HTML_MEDIA_TYPES
 #: HTTP statuses after which asking again soon is pointless (gone, forbidden, not found...).
 RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 

@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
-from feedsift.acquisition.fetcher import FetchResult
+from feedsift.acquisition.fetcher import HTML_MEDIA_TYPES, FetchResult
 from feedsift.crawl.extraction import ExtractionOutcome
 from feedsift.crawl.services import CrawlServices
 from feedsift.crawl.template_jobs import FetchedPage, HarvestJob, HarvestOutcome, harvest_page
@@ -40,8 +40,6 @@ __all__ = [
 
 #: Where a sitemap usually is (robots.txt may name others; this one is tried).
 SITEMAP_PATH = "/sitemap.xml"
-#: Media types a harvested page may have.
-PAGE_KINDS = frozenset({"text/html", "application/xhtml+xml"})
 #: Media types a sitemap may have.
 SITEMAP_KINDS = frozenset({"application/xml", "text/xml", "application/x-xml"})
 #: Query parameters that never name a page (campaign and click tracking).
@@ -127,7 +125,7 @@ class Harvester:
 
     async def _fetch(self, url: str) -> FetchResult | None:
         try:
-            return await self.context.fetcher.fetch(url, kinds=PAGE_KINDS)
+            return await self.context.fetcher.fetch(url, kinds=HTML_MEDIA_TYPES)
         except FetchError as exc:
             self._tell("harvest", f"{url}: not followed: {exc}")
             return None

@@ -59,8 +59,9 @@ class Templating:
         if not self.options.learn or not parsed.entries:
             return
         current = self.services.store.templates.current(feed.id)
-        pages = self._item_pages(feed, parsed)
-        if current is not None:
+        if current is None:
+            pages = self._item_pages(feed, parsed)
+        else:
             pages = await self._missed(feed, current, fresh)  # the new template's pages
             if not pages:
                 return

@@ -177,7 +177,7 @@ class _Replay:
     page_level: LearnedPageExtractor
     peer: TrafilaturaPeer | None
     result: SiteResult
-    urltrees: dict[str, UrlTree] = field(default_factory=dict)
+    urltrees: dict[str, UrlTree] = field(init=False)
     diffpost: DiffPost = field(default_factory=DiffPost)
     models: SiteModels = field(init=False)
 
