@@ -71,8 +71,9 @@ class SiteLearner(ABC):
     # -- judging ------------------------------------------------------------------------
 
     @abstractmethod
-    def boilerplate(self, page: ParsedPage) -> BlockMask:
-        """The blocks of ``page`` that are the site's boilerplate; NotFittedError before fit."""
+    def boilerplate(self, page: ParsedPage, seen_at: datetime | None = None) -> BlockMask:
+        """The blocks of ``page`` (downloaded at ``seen_at``, when known) that are the site's
+        boilerplate; NotFittedError before fit."""
 
     @property
     def method(self) -> str:

@@ -143,10 +143,7 @@ class SiteModels:
         learner = self.choose(learners, page, seen_at)
         if learner is None:
             return self.page_level.extract(page, options)
-        if isinstance(learner, DiffPost):
-            mask = learner.boilerplate(page, seen_at)
-        else:
-            mask = learner.boilerplate(page)
+        mask = learner.boilerplate(page, seen_at)
         if self.options.mode == "site":
             return article_from_mask(page, mask, learner.method, options)
         hybrid = HybridExtractor(learner, self.page_level)

@@ -208,8 +208,9 @@ class UrlTree(SiteLearner):
 
     # -- judging ------------------------------------------------------------------------
 
-    def boilerplate(self, page: ParsedPage) -> BlockMask:
-        """True for each block of ``page`` the selected node has seen in another document."""
+    def boilerplate(self, page: ParsedPage, seen_at: datetime | None = None) -> BlockMask:
+        """True for each block of ``page`` the selected node has seen in another document
+        (``seen_at`` plays no part: the tree's eviction already bounds it in time)."""
         self.check_fitted()
         hashed = self.hashed(page)
         repeated = hashed.doc.hashes[self.judge(hashed.doc)]
