@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 
 from feedsift.cli import EXIT_OK, Subparsers
 from feedsift.cli.store_args import add_db_argument
 from feedsift.storage import (
     FeedStats,
+    FeedTemplateVersion,
     MethodStats,
     SiteStats,
     Store,
@@ -105,13 +105,14 @@ def method_lines(methods: list[MethodStats], learned: dict[str, int]) -> list[st
     return lines
 
 
-def template_lines(templates: list[tuple[str, int, int, datetime]]) -> list[str]:
+def template_lines(templates: list[FeedTemplateVersion]) -> list[str]:
     """Each feed's current template: its version (above 1: relearned after drift)."""
     lines = [f"{'feed template':60} {'version':>7} {'items':>5}  since"]
-    for url, version, items, since in templates:
-        drift = f"  (relearned after {version - 1} drift{'s' if version > 2 else ''})" if (
-            version > 1) else ""  # fmt: skip
-        lines.append(f"{_clip(url, 60):60} {version:7} {items:5}  {since:%Y-%m-%d %H:%M}{drift}")
+    for t in templates:
+        drifts = t.version - 1
+        drift = f"  (relearned after {drifts} drift{'s' if drifts > 1 else ''})" if drifts else ""
+        lines.append(f"{_clip(t.feed_url, 60):60} {t.version:7} {t.items:5}  "
+                     f"{t.valid_from:%Y-%m-%d %H:%M}{drift}")  # fmt: skip
     return lines
 
 

@@ -17,7 +17,12 @@ from feedsift.storage.stats import (
     site_stats,
 )
 from feedsift.storage.store import Store
-from feedsift.storage.templates_table import NewTemplate, StoredTemplate, TemplateTable
+from feedsift.storage.templates_table import (
+    FeedTemplateVersion,
+    NewTemplate,
+    StoredTemplate,
+    TemplateTable,
+)
 
 __all__ = [
     "DEFAULT_DB",
@@ -31,6 +36,7 @@ __all__ = [
     "FeedRecord",
     "FeedStats",
     "FeedTable",
+    "FeedTemplateVersion",
     "FeedUpdate",
     "ItemRecord",
     "ItemState",

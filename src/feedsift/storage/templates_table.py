@@ -16,7 +16,7 @@ from datetime import datetime
 
 from feedsift.storage.columns import moment_from_db, moment_to_db
 
-__all__ = ["NewTemplate", "StoredTemplate", "TemplateTable"]
+__all__ = ["FeedTemplateVersion", "NewTemplate", "StoredTemplate", "TemplateTable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,16 @@ class StoredTemplate:
     items: int
     key_path: str
     state: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FeedTemplateVersion:
+    """A feed's newest template version, for ``feedsift stats``."""
+
+    feed_url: str
+    version: int
+    items: int  #: items it was learned from
+    valid_from: datetime
 
 
 class TemplateTable:
@@ -92,15 +102,15 @@ class TemplateTable:
         ).fetchall()
         return [_record(row) for row in rows]
 
-    def feed_versions(self) -> list[tuple[str, int, int, datetime]]:
-        """Per feed with a template: feed URL, newest version, items it was learned from, and
-        since when it holds (a version above 1 means the feed's site changed its template)."""
+    def feed_versions(self) -> list[FeedTemplateVersion]:
+        """Each feed's newest template version (a version above 1: the site changed its
+        template and it was relearned)."""
         rows = self._db.execute(
             "SELECT f.url, t.version, t.items, t.valid_from FROM templates t"
             " JOIN feeds f ON f.id = t.feed_id WHERE t.version ="
             " (SELECT MAX(version) FROM templates WHERE feed_id = t.feed_id) ORDER BY f.url"
         )
-        return [(str(url), int(version), int(items), _moment(valid_from))
+        return [FeedTemplateVersion(str(url), int(version), int(items), _moment(valid_from))
                 for url, version, items, valid_from in rows]  # fmt: skip
 
     def sites(self) -> list[tuple[str, int]]:
