@@ -135,8 +135,10 @@ class Listing:
 def _href(block: TextBlock) -> str | None:
     """The target of the link that makes up the block (inside it, or wrapping it)."""
     element: etree._Element | None = block.element
-    for anchor in block.element.iterfind(".//a[@href]"):
-        return anchor.get("href")
+    for anchor in block.element.iter("a"):  # the owner is never an ``a`` itself
+        href = anchor.get("href")
+        if href is not None:
+            return href
     for _ in range(CARD_LINK_DEPTH):
         if element is None:
             return None
@@ -153,35 +155,62 @@ def _host(url: str) -> str:
     return url.split("//", 1)[1].split("/", 1)[0].rpartition("@")[2].lower()
 
 
-def _overlay_href(block: TextBlock) -> str | None:
-    """The target of a card whose link is an empty overlay ``<a>`` next to its heading
-    (Hugo PaperMod and other themes link the whole card, not the title)."""
-    if block.tag not in HEADING_TAGS:
+class _Overlays:
+    """The empty overlay links of a page (``<a href>`` without text), found once: for each
+    element above one, the first such link below it in document order."""
+
+    def __init__(self, root: etree._Element) -> None:
+        self._first: dict[etree._Element, str | None] = {}
+        for anchor in select_elements(_EMPTY_LINKS, root):
+            for above in anchor.iterancestors():
+                self._first.setdefault(above, anchor.get("href"))
+
+    def href(self, block: TextBlock) -> str | None:
+        """The target of a card whose link is an empty overlay ``<a>`` next to its heading
+        (Hugo PaperMod and other themes link the whole card, not the title)."""
+        element: etree._Element | None = block.element.getparent()
+        for _ in range(CARD_LINK_DEPTH):
+            if element is None or element.tag in ("body", "main"):
+                return None
+            if element in self._first:
+                return self._first[element]
+            element = element.getparent()
         return None
-    element: etree._Element | None = block.element.getparent()
-    for _ in range(CARD_LINK_DEPTH):
-        if element is None or element.tag in ("body", "main"):
+
+
+class _Targets:
+    """Where a page's links lead, each ``href`` resolved once (pages repeat their links)."""
+
+    def __init__(self, page_url: str | None) -> None:
+        self.page_url = page_url
+        self.page_host = _host(page_url or "")
+        self.page_key = (page_url or "").split("#")[0].rstrip("/")
+        self._seen: dict[str, tuple[str | None, bool]] = {}
+
+    def target(self, href: str | None) -> tuple[str | None, bool]:
+        """The absolute same-site URL a teaser links to (``None`` for anything else), and
+        whether that URL is itself a listing's."""
+        if not href:
+            return None, False
+        found = self._seen.get(href)
+        if found is None:
+            url = self._resolve(href)
+            found = self._seen[href] = (url, url_says_listing(url))
+        return found
+
+    def _resolve(self, href: str) -> str | None:
+        if href.startswith(("#", "javascript:", "mailto:")) or NOT_A_POST.search(href):
             return None
-        for anchor in select_elements(_EMPTY_LINKS, element):
-            return anchor.get("href")
-        element = element.getparent()
-    return None
-
-
-def _target(href: str | None, page_url: str | None) -> str | None:
-    """The absolute same-site URL a teaser links to, or ``None`` for anything else."""
-    if not href or href.startswith(("#", "javascript:", "mailto:")) or NOT_A_POST.search(href):
-        return None
-    host, page_host = _host(href), _host(page_url or "")
-    if host and page_url and host != page_host:
-        return None  # another site (or, for a host-less page address, surely not this one)
-    try:
-        url = urljoin(page_url, href) if page_url else href
-    except ValueError:
-        return None
-    if page_url and url.split("#")[0].rstrip("/") == page_url.split("#")[0].rstrip("/"):
-        return None
-    return url
+        host, page_url = _host(href), self.page_url
+        if host and page_url and host != self.page_host:
+            return None  # another site (or, for a host-less page address, surely not this one)
+        try:
+            url = urljoin(page_url, href) if page_url else href
+        except ValueError:
+            return None
+        if page_url and url.split("#")[0].rstrip("/") == self.page_key:
+            return None
+        return url
 
 
 def _menu(block: TextBlock, near_roles: int) -> bool:
@@ -222,20 +251,28 @@ def _title_groups(
     view: BlockView, near_roles: np.ndarray, page_url: str | None, rules: ListingRules
 ) -> dict[tuple[str, ...], list[_Title]]:
     groups: dict[tuple[str, ...], list[_Title]] = {}
+    targets = _Targets(page_url)
+    overlays: _Overlays | None = None
     for block in view.blocks:
         if not (rules.min_title_words <= block.n_words <= TITLE_MAX_WORDS):
             continue
-        href = _href(block) if block.link_share >= TITLE_MIN_LINK_SHARE else _overlay_href(block)
-        url = _target(href, page_url)
-        if url is None:
+        if block.link_share >= TITLE_MIN_LINK_SHARE:
+            href = _href(block)
+        elif block.tag in HEADING_TAGS:
+            overlays = overlays or _Overlays(block.element.getroottree().getroot())
+            href = overlays.href(block)
+        else:
             continue
-        furniture = _furniture(block, int(near_roles[block.subtree]))
-        if furniture and (
-            not rules.furniture_allowed or _menu(block, int(near_roles[block.subtree]))
-        ):
+        if href is None:
             continue
-        title = _Title(block.index, url, url_says_listing(url), furniture)
-        groups.setdefault(_signature(block), []).append(title)
+        roles = int(near_roles[block.subtree])
+        furniture = _furniture(block, roles)
+        if furniture and (not rules.furniture_allowed or _menu(block, roles)):
+            continue
+        url, to_listing = targets.target(href)
+        if url is not None:
+            title = _Title(block.index, url, to_listing, furniture)
+            groups.setdefault(_signature(block), []).append(title)
     return groups
 
 
