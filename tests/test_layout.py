@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from feedsift.parsing.blocks import text_blocks
 from feedsift.parsing.dom import clean_dom, parse_html
-from feedsift.parsing.layout import Box, LayoutProvider, StaticLayout
+from feedsift.parsing.layout import Box, Layout, LayoutProvider, StaticLayout
 
 
 def _boxes(html: str) -> list[Box]:
@@ -35,3 +35,18 @@ def test_positions_grow_down_the_page_and_widths_shrink_in_columns() -> None:
 def test_static_layout_is_a_layout_provider() -> None:
     provider: LayoutProvider = StaticLayout()
     assert isinstance(provider, StaticLayout)
+
+
+def test_layout_arrays_and_boxes_agree_and_round_trip() -> None:
+    view = text_blocks(clean_dom(parse_html(
+        "<body><h1>Title</h1><p>Body text that runs a little longer than the title</p></body>"
+    )))  # fmt: skip
+    layout = StaticLayout().layout(view)
+    boxes = StaticLayout().boxes(view)
+    assert len(layout) == len(boxes) == 2
+    assert [layout.box(i) for i in range(2)] == boxes
+    again = Layout.from_boxes(boxes)
+    assert [again.box(i) for i in range(2)] == boxes
+    assert layout.y[1] > layout.y[0] + layout.height[0]  # a gap between blocks
+    empty = StaticLayout().layout(text_blocks(clean_dom(parse_html("<body></body>"))))
+    assert len(empty) == 0

@@ -54,8 +54,8 @@ def analyse_page(
 ) -> PageAnalysis:
     """Compute everything the page-level models read (``roles``: a class-name cache)."""
     view = page.view
-    boxes = (layout or StaticLayout()).boxes(view)
-    signals = page_signals(view, boxes, roles)
+    found = (layout or StaticLayout()).layout(view)
+    signals = page_signals(view, found, roles)
     table = subtree_table(view, signals)
     titles = title_candidates(view, signals, title_references(page), page.url)
     tags = tuple(s.tag for s in view.subtrees)

@@ -20,7 +20,7 @@ import numpy as np
 from feedsift.extractors.roles import ClassRoleCache, RoleMasks, role_masks
 from feedsift.extractors.vocabulary import POST_END_PHRASES, STOPWORDS
 from feedsift.parsing.blocks import BlockView, TextBlock
-from feedsift.parsing.layout import Box
+from feedsift.parsing.layout import Layout
 from feedsift.text.tokens import CJK_RANGES
 
 __all__ = ["OWNER_TAGS", "TEXT_COLUMNS", "PageSignals", "is_marker", "page_signals"]
@@ -119,7 +119,7 @@ def is_marker(text: str, n_words: int) -> bool:
 
 
 def page_signals(
-    view: BlockView, boxes: Sequence[Box], roles: ClassRoleCache | None = None
+    view: BlockView, layout: Layout, roles: ClassRoleCache | None = None
 ) -> PageSignals:
     """Compute every per-block signal of a page (``roles`` caches class-name roles)."""
     blocks = view.blocks
@@ -146,8 +146,8 @@ def page_signals(
         line_break=numbers[:, 5],
         marker=numbers[:, 6],
         repeats=numbers[:, 7],
-        layout=np.array([(x.font_size, x.bold, x.y, x.width) for x in boxes],
-                        dtype=np.float64).reshape(n, 4),
+        layout=np.column_stack([layout.font_size, layout.bold, layout.y, layout.width])
+        if n else np.zeros((0, 4)),
         roles=role_masks(view, roles),
         owner=numbers[:, 8].astype(np.int64),
     )

@@ -12,6 +12,7 @@ spans. The template-independent paper's title and body *subtree candidates* are 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,8 +38,7 @@ LINE_BREAK_TAGS = frozenset({"br"})
 
 #: Sentence punctuation, the paper's "MarksNum" (Latin and CJK marks).
 PUNCTUATION = ".,;:!?\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f\u2026"
-#: ``str.translate`` table deleting :data:`PUNCTUATION` (counting by deletion is C-fast).
-_DROP_PUNCT = str.maketrans("", "", PUNCTUATION)
+_PUNCT_RE = re.compile(f"[{re.escape(PUNCTUATION)}]")
 
 Boundary = Literal["block", "line"]
 
@@ -137,7 +137,7 @@ def _emit(
         return
     owner = _owner(stack, nodes)
     share = min(1.0, link_chars / sum(len(p.strip()) for p in parts)) if link_chars else 0.0
-    punct = len(text) - len(text.translate(_DROP_PUNCT))
+    punct = len(_PUNCT_RE.findall(text))
     index, words = len(blocks), len(tokens)
     blocks.append(TextBlock(index, text, owner.element, owner.tag, owner.index, words, punct,
                             share, boundary, tokens))  # fmt: skip

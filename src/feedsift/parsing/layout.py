@@ -3,8 +3,9 @@
 The papers read layout from a rendered page (bounding boxes, font size and weight). Until a
 renderer is plugged in, :class:`StaticLayout` estimates the same quantities from the markup
 alone: tag default font sizes, inline ``font-size``/``width`` styles and the position of the
-block in document order. Anything that can fill :class:`Box` records (a headless browser,
-say) implements :class:`LayoutProvider` and every feature downstream uses it unchanged.
+block in document order. Anything that can fill a :class:`Layout` (one row per block; a
+headless browser, say) implements :class:`LayoutProvider` and every feature downstream uses
+it unchanged.
 
 Units: ``x``, ``y``, ``width`` and ``height`` are fractions of the viewport's width and
 height (``y < 1`` means "in the first screen"); ``font_size`` is in CSS pixels.
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
 from lxml import etree
 
 from feedsift.parsing.blocks import BlockView, TextBlock
@@ -25,6 +27,7 @@ __all__ = [
     "TAG_FONT_SIZE",
     "VIEWPORT",
     "Box",
+    "Layout",
     "LayoutProvider",
     "StaticLayout",
 ]
@@ -61,10 +64,39 @@ class Box:
     bold: bool
 
 
-class LayoutProvider(Protocol):
-    """Anything that gives one :class:`Box` per text block of a page."""
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The boxes of all blocks of a page as parallel arrays (one entry per block)."""
 
-    def boxes(self, view: BlockView) -> Sequence[Box]: ...
+    x: np.ndarray
+    y: np.ndarray
+    width: np.ndarray
+    height: np.ndarray
+    font_size: np.ndarray
+    bold: np.ndarray  #: bool
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    def box(self, index: int) -> Box:
+        """Block ``index``'s box as one record."""
+        return Box(float(self.x[index]), float(self.y[index]), float(self.width[index]),
+                   float(self.height[index]), float(self.font_size[index]),
+                   bool(self.bold[index]))  # fmt: skip
+
+    @classmethod
+    def from_boxes(cls, boxes: Sequence[Box]) -> Layout:
+        """A layout from per-block records (what a renderer may find easier to give)."""
+        rows = np.array([(b.x, b.y, b.width, b.height, b.font_size, b.bold) for b in boxes],
+                        dtype=np.float64).reshape(len(boxes), 6)  # fmt: skip
+        return cls(x=rows[:, 0], y=rows[:, 1], width=rows[:, 2], height=rows[:, 3],
+                   font_size=rows[:, 4], bold=rows[:, 5].astype(bool))  # fmt: skip
+
+
+class LayoutProvider(Protocol):
+    """Anything that gives the layout of every text block of a page."""
+
+    def layout(self, view: BlockView) -> Layout: ...
 
 
 def _style_font_size(style: str | None, inherited: float) -> float | None:
@@ -93,17 +125,25 @@ def _style_width(style: str | None) -> float | None:
 class StaticLayout:
     """Layout estimated from markup alone (no rendering)."""
 
+    def layout(self, view: BlockView) -> Layout:
+        blocks = view.blocks
+        styles = np.array(self._subtree_styles(view), dtype=np.float64).reshape(-1, 3)
+        owner = np.fromiter((b.subtree for b in blocks), dtype=np.intp, count=len(blocks))
+        font, width = styles[owner, 0], styles[owner, 1]
+        inline_bold = np.fromiter(map(self._inline_bold, blocks), dtype=bool, count=len(blocks))
+        bold = (styles[owner, 2] > 0) | inline_bold
+        chars = np.fromiter((len(b.text) for b in blocks), dtype=np.float64, count=len(blocks))
+        per_line = np.maximum(1.0, width * VIEWPORT[0] / (GLYPH_WIDTH * font))
+        lines = np.maximum(1.0, -np.floor_divide(-chars, per_line))
+        height = lines * font * LINE_HEIGHT / VIEWPORT[1]
+        step = height + BLOCK_GAP_LINES * font * LINE_HEIGHT / VIEWPORT[1]
+        y = np.concatenate([[0.0], np.cumsum(step)[:-1]]) if len(blocks) else np.zeros(0)
+        return Layout(0.5 - width / 2, y, width, height, font, bold)
+
     def boxes(self, view: BlockView) -> list[Box]:
-        styles = self._subtree_styles(view)
-        boxes: list[Box] = []
-        y = 0.0
-        for block in view.blocks:
-            font, width, bold = styles[block.subtree]
-            bold = bold or self._inline_bold(block)
-            height = self._height(block, font, width)
-            boxes.append(Box(0.5 - width / 2, y, width, height, font, bold))
-            y += height + BLOCK_GAP_LINES * font * LINE_HEIGHT / VIEWPORT[1]
-        return boxes
+        """The same layout as one :class:`Box` per block."""
+        found = self.layout(view)
+        return [found.box(i) for i in range(len(found))]
 
     @staticmethod
     def _subtree_styles(view: BlockView) -> list[tuple[float, float, bool]]:
@@ -126,18 +166,12 @@ class StaticLayout:
     @staticmethod
     def _inline_bold(block: TextBlock) -> bool:
         """Whole-block emphasis: the owner's only child is a ``b``/``strong`` with the text."""
-        children = list(block.element)
+        element = block.element
         return (
-            len(children) == 1
-            and children[0].tag in ("b", "strong")
-            and not (block.element.text or "").strip()
+            len(element) == 1
+            and element[0].tag in ("b", "strong")
+            and not (element.text or "").strip()
         )
-
-    @staticmethod
-    def _height(block: TextBlock, font: float, width: float) -> float:
-        chars_per_line = max(1.0, width * VIEWPORT[0] / (GLYPH_WIDTH * font))
-        lines = max(1.0, -(-len(block.text) // chars_per_line))
-        return lines * font * LINE_HEIGHT / VIEWPORT[1]
 
 
 _ROOT_STYLE = (16.0, 1.0, False)

@@ -7,8 +7,10 @@ aligner, the features and the URL Tree block normaliser share, so scores and lab
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 
-__all__ = ["CJK_RANGES", "normalize_space", "tokenize", "tokenize_lower"]
+__all__ = ["CJK_RANGES", "normalize_space", "token_f1", "tokenize", "tokenize_lower"]
 
 #: Scripts written without spaces between words: every character is a token of its own.
 #: Han (basic, extension A and compatibility, supplementary planes), kana and Hangul syllables.
@@ -22,6 +24,8 @@ CJK_RANGES = (
 )
 
 _TOKEN_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
+#: The same tokens for ASCII text (no CJK possible), found faster.
+_ASCII_TOKEN_RE = re.compile(r"\w+")
 
 
 def tokenize(text: str) -> list[str]:
@@ -30,14 +34,22 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Hello, world! 你好")
     ['Hello', 'world', '你', '好']
     """
-    return _TOKEN_RE.findall(text)
+    return (_ASCII_TOKEN_RE if text.isascii() else _TOKEN_RE).findall(text)
 
 
 def tokenize_lower(text: str) -> list[str]:
     """Tokens of the lower-cased text (the LCS measure is case-insensitive)."""
-    return _TOKEN_RE.findall(text.lower())
+    return tokenize(text.lower())
 
 
 def normalize_space(text: str) -> str:
     """Collapse every run of whitespace to one space and strip the ends."""
     return " ".join(text.split())
+
+
+def token_f1(a: Sequence[str], b: Sequence[str]) -> float:
+    """Bag-of-tokens F1 of two token lists (0.0 when either is empty)."""
+    if not a or not b:
+        return 0.0
+    common = sum((Counter(a) & Counter(b)).values())
+    return 2 * common / (len(a) + len(b))
