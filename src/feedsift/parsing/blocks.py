@@ -135,7 +135,7 @@ def _emit(
     tokens = tuple(tokenize(text))
     if not tokens:
         return
-    owner = _owner(stack, nodes)
+    owner = stack[-1][3] or _owner(stack, nodes)
     share = min(1.0, link_chars / sum(len(p.strip()) for p in parts)) if link_chars else 0.0
     punct = len(_PUNCT_RE.findall(text))
     index, words = len(blocks), len(tokens)
@@ -198,7 +198,9 @@ def text_blocks(body: etree._Element) -> BlockView:  # noqa: C901, PLR0912 - the
                 stack.append([element, tag, stack[-1][2] + 1 if stack else 0, None])
                 text = element.text
             else:
-                _close(stack.pop(), stack, len(blocks) - 1)
+                entry = stack.pop()
+                if entry[3] is not None:
+                    _close(entry, stack, len(blocks) - 1)
                 text = element.tail if stack else None
         if text:
             parts.append(text)
