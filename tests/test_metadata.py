@@ -130,3 +130,12 @@ def test_frozen_record() -> None:
     meta = read_metadata(parse_page(FULL_PAGE))
     with pytest.raises(FrozenInstanceError):
         meta.title = "changed"  # type: ignore[misc]
+
+
+def test_cjk_titles_are_cut_at_separators_without_spaces() -> None:
+    html = """<html><head><title>2025-03-05 第10周 星期三-小径分岔的兔子洞</title></head>
+    <body><h1>2025-03-05 第10周 星期三</h1><p>x</p></body></html>"""
+    texts = [c.text for c in read_metadata(parse_page(html)).title_candidates]
+    assert "2025-03-05 第10周 星期三" in texts and "小径分岔的兔子洞" in texts
+    english = read_metadata(parse_page("<title>An e-mail from 2025-03-05</title>"))
+    assert [c.text for c in english.title_candidates] == ["An e-mail from 2025-03-05"]

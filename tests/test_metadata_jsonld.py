@@ -135,3 +135,19 @@ def test_creation_date_yields_to_a_publication_date_elsewhere() -> None:
     assert only_created.published == datetime(2017, 2, 24, 1, 18, 13, tzinfo=UTC)
     assert only_created.source_of("published") is not None
     assert only_created.source_of("published").detail == "dateCreated"  # type: ignore[union-attr]
+
+
+def test_headline_unlike_the_title_tag_yields_to_the_name() -> None:
+    article = {"@type": "Article", "name": "Hermitian matrix",
+               "headline": "matrix equal to its conjugate-transpose"}  # fmt: skip
+    clues = jsonld_clues([json.dumps(article)], page_title="Hermitian matrix - Wikipedia")
+    assert [(c.detail, c.value) for c in clues if c.field == "title"] == [
+        ("alternativeHeadline", "matrix equal to its conjugate-transpose"),
+        ("name", "Hermitian matrix"),
+    ]
+    # without a <title> to compare with, or when both are alike, schema.org's order stands
+    plain = jsonld_clues([json.dumps(article)])
+    assert [c.detail for c in plain if c.field == "title"] == ["headline", "name"]
+    close = {"@type": "Article", "name": "Big story today", "headline": "Big story"}
+    clues = jsonld_clues([json.dumps(close)], page_title="Big story - Example")
+    assert [c.detail for c in clues if c.field == "title"] == ["headline", "name"]

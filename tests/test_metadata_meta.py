@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from feedsift.metadata import read_metadata
+from feedsift.metadata.meta_tags import meta_clues
+from feedsift.metadata.scan import scan_markup
 from feedsift.parsing.page import parse_page
 from feedsift.records import FieldSource
 
@@ -117,3 +119,17 @@ def test_relative_urls_are_dropped_without_a_page_url() -> None:
     assert meta.canonical_url == "https://ex.org/a.html"
     assert meta.source_of("canonical_url") == FieldSource("canonical_url", "opengraph", "og:url")
     assert meta.image is None
+
+
+def test_space_separated_properties_and_rdfa_dublin_core_keys() -> None:
+    html = """<html><head><title>Title Element</title>
+    <meta property="x:title dc:title" content="Preferred title">
+    <meta property="og:title twitter:title" content="A title">
+    <meta property="dcterm:creator" content="Creator Name">
+    </head><body><p>Text.</p></body></html>"""
+    page = parse_page(html)
+    found = {(c.source, c.detail): c.value for c in meta_clues(scan_markup(page.root))}
+    assert found[("opengraph", "og:title")] == "A title"
+    assert found[("meta", "twitter:title")] == "A title"
+    assert found[("meta", "dc.title")] == "Preferred title"
+    assert read_metadata(page).authors == ("Creator Name",)

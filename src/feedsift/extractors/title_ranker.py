@@ -18,9 +18,8 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from feedsift.extractors.model import Predictor
-from feedsift.extractors.titles import token_f1
 from feedsift.metadata import PageMetadata
-from feedsift.text.tokens import normalize_space, tokenize_lower
+from feedsift.text.tokens import normalize_space, token_f1, tokenize_lower
 
 __all__ = ["TitleOption", "choose_title_text", "option_features", "title_options"]
 
@@ -35,6 +34,8 @@ SEPARATOR = re.compile(r"\s(?:\||-|–|—|::|»|·|/)\s|:\s")
 _PART = re.compile(r"-part:(\d+)$")
 #: Longest title in words the ranker considers (longer strings are descriptions).
 MAX_WORDS = 60
+#: Quotation marks at which a badly escaped attribute value is cut short.
+QUOTE_MARKS = frozenset('"\'')
 #: Host labels that say nothing about the site (``www.golem.de`` is "golem").
 GENERIC_HOST_LABELS = frozenset({"www", "m", "amp", "mobile", "co", "com", "org", "net"})
 
@@ -74,7 +75,24 @@ def title_options(meta: PageMetadata, block_title: str | None) -> list[TitleOpti
         match = _PART.search(detail)
         if match or "kicker" in detail:
             parts.append(int(match.group(1)) if match else 1)
+    _mend_truncated(merged)
     return [TitleOption(t, frozenset(o), tuple(p), r, f) for t, (o, p, r, f) in merged.items()]
+
+
+def _mend_truncated(merged: dict[str, tuple[set[str], list[int], int, str]]) -> None:
+    """Fold a string cut at an unescaped quote into the whole one it begins.
+
+    ``<meta content="... diciamo "go Donald go"»">`` ends at the inner quote for every HTML
+    parser; the ``<h1>`` or JSON-LD says the whole title, which is what the cut one meant.
+    """
+    texts = list(merged)
+    for short in texts:
+        whole = next((t for t in texts if t != short and t.startswith(short)
+                      and t[len(short):].lstrip()[:1] in QUOTE_MARKS), None)  # fmt: skip
+        if whole is not None and whole in merged:
+            origins, parts, _, _ = merged.pop(short)
+            merged[whole][0].update(origins)
+            merged[whole][1].extend(parts)
 
 
 def _title_tag(meta: PageMetadata) -> str:

@@ -20,14 +20,13 @@ import numpy as np
 from feedsift.extractors.roles import role_bits
 from feedsift.extractors.signals import PageSignals
 from feedsift.parsing.blocks import BlockView, TextBlock
-from feedsift.text.tokens import normalize_space, tokenize_lower
+from feedsift.text.tokens import normalize_space, token_f1, tokenize_lower
 
 __all__ = [
     "MAX_TITLE_WORDS",
     "TitleCandidates",
     "title_candidates",
     "title_match",
-    "token_f1",
 ]
 
 #: Longest block (in words) considered as a title.
@@ -52,14 +51,6 @@ class TitleCandidates:
 
     index: np.ndarray
     features: np.ndarray
-
-
-def token_f1(a: Sequence[str], b: Sequence[str]) -> float:
-    """Bag-of-tokens F1 of two token lists."""
-    if not a or not b:
-        return 0.0
-    common = sum((Counter(a) & Counter(b)).values())
-    return 2 * common / (len(a) + len(b))
 
 
 def title_match(text: str, gold: str) -> float:

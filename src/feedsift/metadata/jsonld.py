@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from feedsift.metadata.record import Clue, Field
+from feedsift.text.tokens import normalize_space, token_f1, tokenize_lower
 
 __all__ = ["jsonld_clues", "load_json_ld"]
 
@@ -65,6 +66,12 @@ FIELD_VALUE_KEYS: dict[Field, tuple[str, ...]] = {
     "language": ("alternateName", "name"),
 }
 
+#: Detail of a title string read as secondary (see :func:`_unlike_title`).
+DEMOTED_KEY = "alternativeHeadline"
+#: How much closer (token F1 with the ``<title>``) one of ``headline`` and ``name`` must be
+#: for the other to be demoted; near ties keep schema.org's order (headline first).
+MIN_TITLE_LIKENESS_GAP = 0.2
+
 #: Deepest nesting followed when resolving values (guards against reference cycles).
 MAX_DEPTH = 4
 
@@ -86,14 +93,19 @@ def load_json_ld(text: str) -> Any:
         return None
 
 
-def jsonld_clues(scripts: Sequence[str]) -> list[Clue]:
-    """Clues of every content object in ``scripts``, best object first."""
+def jsonld_clues(scripts: Sequence[str], page_title: str | None = None) -> list[Clue]:
+    """Clues of every content object in ``scripts``, best object first.
+
+    ``page_title`` (the ``<title>``) settles an object whose ``headline`` and ``name``
+    differ: the one less like it is read as an ``alternativeHeadline``.
+    """
     nodes = [node for text in scripts for node in _walk(load_json_ld(text), 0)]
     if not nodes:
         return []
     ids = {str(n["@id"]): n for n in nodes if "@id" in n and len(n) > 2}
     content = sorted((n for n in nodes if _rank(n) < len(_RANKS)), key=_rank)
-    clues = [c for node in content for c in _scalar_clues(node, ids)]
+    reference = tokenize_lower(page_title or "")
+    clues = [c for node in content for c in _scalar_clues(node, ids, reference)]
     clues.extend(_list_clues(content, ids))
     clues.extend(_site_clues(nodes))
     return clues
@@ -136,11 +148,30 @@ def _rank(node: JsonNode) -> int:
     return next((i for i, test in enumerate(_RANKS) if any(map(test, kinds))), len(_RANKS))
 
 
-def _scalar_clues(node: JsonNode, ids: dict[str, JsonNode]) -> Iterator[Clue]:
+def _scalar_clues(
+    node: JsonNode, ids: dict[str, JsonNode], reference: list[str]
+) -> Iterator[Clue]:
+    demoted = _unlike_title(node, reference)
     for field, keys in SCALAR_KEYS:
         for key in keys:
             for text in _texts(node.get(key), ids, FIELD_VALUE_KEYS.get(field, VALUE_KEYS))[:1]:
-                yield Clue(field, text, "json-ld", key)
+                yield Clue(field, text, "json-ld", DEMOTED_KEY if key == demoted else key)
+
+
+def _unlike_title(node: JsonNode, reference: list[str]) -> str | None:
+    """``"headline"`` or ``"name"`` when both are strings, they differ, and that one is less
+    like the ``<title>`` than the other (Readability's rule: Wikipedia's ``headline`` is the
+    article's one-line description, its ``name`` the title)."""
+    headline, name = node.get("headline"), node.get("name")
+    if not (isinstance(headline, str) and isinstance(name, str)) or not reference:
+        return None
+    if normalize_space(headline) == normalize_space(name):
+        return None
+    like_headline = token_f1(tokenize_lower(headline), reference)
+    like_name = token_f1(tokenize_lower(name), reference)
+    if abs(like_headline - like_name) < MIN_TITLE_LIKENESS_GAP:
+        return None
+    return "headline" if like_headline < like_name else "name"
 
 
 def _list_clues(content: list[JsonNode], ids: dict[str, JsonNode]) -> Iterator[Clue]:

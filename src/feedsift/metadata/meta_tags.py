@@ -114,6 +114,9 @@ META_KEYS: dict[str, Field] = {
     "itemprop:description": "description",
 }
 
+#: RDFa spellings of the Dublin Core prefixes (``dc:title``), mapped to the dotted HTML ones.
+DUBLIN_CORE_PREFIXES = {"dc": "dc", "dcterm": "dcterms", "dcterms": "dcterms"}
+
 #: Microdata ``itemprop`` names read from ordinary elements (schema.org CreativeWork).
 MICRODATA_PROPS: dict[str, Field] = {
     "headline": "title",
@@ -149,13 +152,22 @@ def meta_clues(index: MarkupIndex) -> list[Clue]:
 
 
 def _meta_keys(meta: etree._Element) -> Iterator[str]:
+    """Every key a ``<meta>`` speaks for: ``property`` and ``name`` may list several,
+    space-separated (RDFa, ``property="og:title twitter:title"``)."""
     for attribute in ("property", "name", "http-equiv"):
-        key = meta.get(attribute)
-        if key:
-            yield key.strip().lower()
+        for key in (meta.get(attribute) or "").lower().split():
+            yield _canonical_key(key)
     prop = meta.get("itemprop")
     if prop:
         yield from ("itemprop:" + p for p in prop.lower().split())
+
+
+def _canonical_key(key: str) -> str:
+    """``dc:title`` and ``dcterm:title`` are spelt ``dc.title`` and ``dcterms.title`` here."""
+    prefix, colon, rest = key.partition(":")
+    if colon and prefix in DUBLIN_CORE_PREFIXES:
+        return f"{DUBLIN_CORE_PREFIXES[prefix]}.{rest}"
+    return key
 
 
 def _vocabulary_clues(

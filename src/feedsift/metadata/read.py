@@ -19,7 +19,7 @@ from feedsift.metadata.dom import byline_clues, document_clues, time_clues
 from feedsift.metadata.jsonld import jsonld_clues
 from feedsift.metadata.meta_tags import link_clues, meta_clues, microdata_clues
 from feedsift.metadata.record import Clue, Field, PageMetadata
-from feedsift.metadata.scan import microdata_elements, scan_markup
+from feedsift.metadata.scan import microdata_elements, scan_markup, text_of
 from feedsift.metadata.titles import best_title, distinct, title_candidates
 from feedsift.metadata.values import (
     base_url,
@@ -55,8 +55,9 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
     can look elsewhere first turn it off and call :func:`htmldate_published` themselves).
     """
     index = scan_markup(page.root)
+    page_title = text_of(index.title) if index.title is not None else None
     clues = [
-        *jsonld_clues(page.json_ld),
+        *jsonld_clues(page.json_ld, page_title),
         *meta_clues(index),
         *link_clues(index),
         *document_clues(page.root, index),

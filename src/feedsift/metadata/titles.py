@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from feedsift.metadata.record import Clue, TitleCandidate
 from feedsift.metadata.values import clean_text
-from feedsift.text.tokens import normalize_space
+from feedsift.text.tokens import CJK_RANGES, normalize_space
 
 __all__ = [
     "STRUCTURED_TITLES",
@@ -27,7 +27,10 @@ __all__ = [
 ]
 
 #: Separators between a story's title and the site's name or section.
-TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|»|·|/|>|\\)\s+")
+TITLE_SEPARATORS = re.compile(
+    r"\s+(?:\||-|–|—|::|»|·|/|>|\\)\s+"
+    f"|(?<=[{CJK_RANGES}])(?:\\||-|_|–|—|｜)(?=[{CJK_RANGES}])"  # CJK titles: no spaces
+)
 #: A kicker (topic line) before the headline: ``"Neue Leipziger Schule: Judy Lybke ..."``.
 KICKER_SEPARATOR = re.compile(r"(?<=\w)[:：]\s+")
 #: Parts shorter than this are a site's or a section's name, never a kicker-less title.
