@@ -69,3 +69,11 @@ def test_bundle_round_trip_and_schema_check(tmp_path: Path) -> None:
     path.write_bytes(b"not a model")
     with pytest.raises(ModelError, match="cannot read model file"):
         load_bundle(path)
+
+
+def test_rows_of_another_width_are_refused() -> None:
+    x, y = _data()
+    model = fit_classifier(x, y, None, LearnerSpec("gbm", max_iter=5, max_depth=2))
+    with pytest.raises(ModelError, match="expects 8 features, the page gave 9"):
+        model.predict(np.hstack([x, x[:, :1]]))
+    assert model.predict(np.zeros((0, 0))).shape == (0,)

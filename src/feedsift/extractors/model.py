@@ -45,6 +45,16 @@ class Predictor(Protocol):
     def predict(self, x: np.ndarray) -> np.ndarray: ...
 
 
+def _check_width(x: np.ndarray, n_features: int) -> None:
+    """Refuse rows of another width: a bundle from another feature layout would otherwise
+    read the wrong columns and predict nonsense without a word."""
+    if len(x) and x.shape[1] != n_features:
+        raise ModelError(
+            f"the model expects {n_features} features, the page gave {x.shape[1]}: the bundle "
+            "does not match this feedsift version, run `feedsift train` to rebuild it"
+        )
+
+
 def _sigmoid(raw: np.ndarray) -> np.ndarray:
     """Logistic function without overflow warnings for large negative inputs."""
     out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(raw, -500.0, 500.0)))
@@ -72,6 +82,7 @@ class TreeEnsemble:
 
     def decision(self, x: np.ndarray) -> np.ndarray:
         """Sum of the leaf values reached by each row, plus the baseline."""
+        _check_width(x, self.n_features)
         n_trees = len(self.leaves)
         if not len(x) or not n_trees:
             return np.full(len(x), self.baseline)
@@ -111,6 +122,7 @@ class RbfSvm:
     n_features: int
 
     def decision(self, x: np.ndarray) -> np.ndarray:
+        _check_width(x, self.n_features)
         z = (x - self.mean) / self.scale
         sq = (z**2).sum(axis=1)[:, None] + (self.support**2).sum(axis=1)[None, :]
         kernel = np.exp(-self.gamma * np.maximum(sq - 2 * z @ self.support.T, 0.0))
