@@ -18,6 +18,7 @@ import numpy as np
 from feedsift.extractors.base import ExtractOptions
 from feedsift.extractors.block_dates import date_near_title
 from feedsift.extractors.body import assemble_body
+from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
 from feedsift.extractors.comments import find_comments
 from feedsift.extractors.listing import Listing, PageFindings, find_listing
@@ -89,6 +90,8 @@ class LearnedPageExtractor:
         title = choose_title(analysis.titles, self._title_model)
         context = score_subtrees(signals, table, analysis.subtree_tags, title.block,
                                  self._subtree)  # fmt: skip
+        body = chunked_body(page.view.subtrees, table, signals.roles.own, context.best_subtree)
+        context = replace(context, best_subtree=body)
         scores = block_scores(signals, table, context, self._block)
         content = scores >= self.threshold
         if title.block >= 0 and content.sum() > content[title.block]:
