@@ -18,6 +18,7 @@ import numpy as np
 
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
+from feedsift.text.tokens import tokenize
 
 __all__ = ["BODY_NOISE", "tidy_body"]
 
@@ -47,12 +48,16 @@ BODY_NOISE = frozenset(
         "leia mais", "continua a leggere",
     ]
 )  # fmt: skip
+#: Most word tokens in one of them.
+NOISE_MAX_WORDS = max(len(tokenize(label)) for label in BODY_NOISE)
 _LABEL_STRIP = re.compile(r"[\s\W_]+$|^[\s\W_]+")
 _META = 1 << Role.META
 _SENTENCE_END = (".", "!", "?", "…", "。", "！", "？")
 
 
-def _is_noise(text: str) -> bool:
+def _is_noise(text: str, words: float) -> bool:
+    if words > NOISE_MAX_WORDS and "_" not in text:
+        return False  # longer than any label (only "_" runs around one add tokens)
     return " ".join(_LABEL_STRIP.sub("", text.casefold()).split()) in BODY_NOISE
 
 
@@ -74,7 +79,7 @@ def tidy_body(texts: Sequence[str], signals: PageSignals, kept: np.ndarray) -> n
     in_head = True
     for i in (int(k) for k in np.flatnonzero(kept)):
         text = texts[i]
-        if _is_noise(text) or signals.marker[i]:
+        if signals.marker[i] or _is_noise(text, signals.words[i]):
             tidy[i] = False
             continue
         if in_head and _is_byline(text, signals.words[i], int(own[i])):

@@ -91,12 +91,14 @@ class TreeEnsemble:
         inner = self.feature.shape[1]
         tree_base = np.arange(n_trees) * inner
         features, thresholds = self.feature.ravel(), self.threshold.ravel()
-        node = np.zeros((len(x), n_trees), dtype=np.intp)
+        at = np.repeat(tree_base[None, :], len(x), axis=0)  # node index over all trees
+        step = 1 - tree_base  # child of node k of tree t: 2k + 1 (+1 right), kept global
         for _ in range(self.depth):
-            at = tree_base + node
-            right = flat_x[row_base + features[at]] > thresholds[at]
-            node = 2 * node + 1 + right
-        leaf = node - inner + np.arange(n_trees) * (inner + 1)
+            right = flat_x[features[at] + row_base] > thresholds[at]
+            at *= 2
+            at += step
+            at += right
+        leaf = at - inner + np.arange(n_trees)  # tree t's leaves start at t * (inner + 1)
         total: np.ndarray = self.leaves.ravel()[leaf].sum(axis=1) + self.baseline
         return total
 

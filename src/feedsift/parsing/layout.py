@@ -182,8 +182,7 @@ def _style_of(
 ) -> tuple[float, float, bool]:
     """An element's style given its parent's: most elements change nothing."""
     tag = element.tag if isinstance(element.tag, str) else ""
-    attrib = element.attrib
-    if "style" not in attrib and "width" not in attrib and tag not in _STYLED_TAGS:
+    if tag not in _STYLED_TAGS and element.get("style") is None and element.get("width") is None:
         return inherited
     return _own_style(element, tag, inherited)
 #: Tags that change font size, width or weight by themselves.
