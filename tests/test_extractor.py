@@ -6,10 +6,12 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import feedsift
 from feedsift import InputError, ModelError, PageKind
-from feedsift.extractors.listing import url_says_listing
+from feedsift.extractors.listing import _URL_PARTS, url_says_listing
 from feedsift.extractors.page import LearnedPageExtractor
 
 
@@ -82,6 +84,29 @@ def test_listing_detection_can_be_switched_off() -> None:
 )
 def test_listing_urls(url: str | None, expected: bool) -> None:
     assert url_says_listing(url) is expected
+
+
+_URL_TEXT = st.text(st.sampled_from("ab1-_./?#=&:;@%~"), max_size=12)
+
+
+@given(
+    st.sampled_from(["", "https:", "http:", "ftp:", "x+y:"]),
+    st.sampled_from(["", "//", "//user@host:8", "//a.example"]),
+    _URL_TEXT, _URL_TEXT,
+)  # fmt: skip
+def test_listing_url_parts_agree_with_urlsplit(
+    scheme: str, authority: str, path: str, rest: str
+) -> None:
+    from urllib.parse import urlsplit
+
+    url = scheme + authority + path + rest
+    try:
+        expected = urlsplit(url)
+    except ValueError:  # a broken IPv6 netloc: url_says_listing says False either way
+        return
+    found = _URL_PARTS.match(url)
+    assert found is not None
+    assert (found.group(1), found.group(2) or "") == (expected.path, expected.query)
 
 
 def test_without_metadata_the_title_comes_from_the_title_block() -> None:
