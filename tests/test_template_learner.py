@@ -500,3 +500,26 @@ def test_a_metadata_fallback_is_recorded_as_such() -> None:
     assert article.title == "OG title"
     assert article.source_of("title").source == "opengraph"  # type: ignore[union-attr]
     assert article.source_of("published") is None
+
+
+def _plain_title(post: Post, heading: str) -> str:
+    """The post with a ``<title>`` that is the feed's title word for word, and ``heading``
+    shown as the page's heading."""
+    page = post_html(post).replace(f"<title>{post.title} | Field notes</title>",
+                                   f"<title>{post.title}</title>")  # fmt: skip
+    return page.replace(f"<h1>{post.title}</h1>", f"<h1>{heading}</h1>")
+
+
+def test_titles_are_read_from_the_title_tag_when_it_is_the_feeds_title_field(
+    feed: ParsedFeed, template: FeedTemplate
+) -> None:
+    own = {p.url: parse_page(_plain_title(p, p.title), p.url) for p in IN_FEED}
+    learned = FeedTemplate().fit(feed, own)
+    assert learned.title_in_head_ and learned.paths.title_in_head
+    other = NOT_IN_FEED[0]
+    article = learned.extract(parse_page(_plain_title(other, "Another heading"), other.url))
+    assert article.title == other.title
+    source = article.source_of("title")
+    assert source is not None and source.detail == "|html|head|title"
+    assert FeedTemplate.from_bytes(learned.to_bytes()).title_in_head_
+    assert not template.title_in_head_  # "Title | Field notes" is not the feed's field

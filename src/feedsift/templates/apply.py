@@ -45,6 +45,8 @@ __all__ = [
     "link_share",
 ]
 
+#: Where a title read from the ``<title>`` comes from, as its provenance says.
+HEAD_TITLE_PATH = "|html|head|title"
 #: A key-path finding more text-holding nodes than this is on a listing, not a post (unless
 #: it found more on the feed's own posts: then their count is the bound).
 MAX_KEY_MATCHES = 1
@@ -64,6 +66,7 @@ class TemplatePaths:
     author: KeyPath | None
     date: KeyPath | None
     tags: KeyPath | None
+    title_in_head: bool = False  #: the title's value is the ``<title>`` (see the learner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +110,16 @@ def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
     """The article the paths find in ``page`` (metadata fills what they do not)."""
     found = _found(page, paths)
     title = _text(found.title)
+    head_title = _text(page.root.find("head/title")) if paths.title_in_head else None
     body = assemble_body(_body_blocks(page, found, title))
+    title = head_title or title
     meta = read_metadata(page, date_search=False)
     authors = _author(found.author)
     published = _date(found.date)
     tags = tuple(dict.fromkeys(t for t in (_text(n) for n in found.tags) if t))
+    title_path = HEAD_TITLE_PATH if head_title else paths.title
     sources = [FieldSource(name, "template", str(path)) for name, path, value in
-               (("title", paths.title, title), ("authors", paths.author, authors),
+               (("title", title_path, title), ("authors", paths.author, authors),
                 ("published", paths.date, published), ("tags", paths.tags, tags))
                if path is not None and value]  # fmt: skip
     return Article(

@@ -4,7 +4,9 @@ The paper's section III-D, with the choices it leaves open made here:
 
 * **Matching by words.** Values and page are compared as token sequences
   (:mod:`~feedsift.templates.textindex`), only inside ``<body>`` (the ``<title>`` in the
-  head repeats the post title: the paper's blog heuristic).
+  head repeats the post title: the paper's blog heuristic). Whether the ``<title>`` says
+  the item's title word for word is recorded apart: when it does on every item, the
+  ``<title>`` is the feed's own title field (the learner reads titles from it).
 * **Shrinking.** The content value is shortened word by word from its end until it occurs
   in the page (a binary search: occurring is monotone in the prefix length), down to
   :data:`MIN_CONTENT_TOKENS`; titles down to :data:`MIN_TITLE_SHARE` of their words.
@@ -81,6 +83,7 @@ class ItemPaths:
     author: KeyPath | None
     date: KeyPath | None
     tags: KeyPath | None
+    title_in_head: bool = False  #: the page's ``<title>`` says exactly the item's title
 
     def get(self, name: str) -> KeyPath | None:
         value: KeyPath | None = getattr(self, name)
@@ -106,7 +109,15 @@ def find_item_paths(values: ItemValues, page: ParsedPage) -> ItemPaths:
     author = _find_short(context, values.authors[0]) if values.authors else None
     date = _find_date(context, values)
     return ItemPaths(values.url, _path(title), context.content_path, _path(author),
-                     _path(date), _find_tags(context, values.tags))  # fmt: skip
+                     _path(date), _find_tags(context, values.tags),
+                     _head_title_is(page, values.title))  # fmt: skip
+
+
+def _head_title_is(page: ParsedPage, value: str) -> bool:
+    """Whether the ``<title>`` holds the feed's title word for word (no site name added)."""
+    element = page.root.find("head/title")
+    tokens = value_tokens(value)
+    return bool(tokens) and element is not None and value_tokens(element.text or "") == tokens
 
 
 def _path(element: etree._Element | None) -> KeyPath | None:

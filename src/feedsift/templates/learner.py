@@ -69,6 +69,10 @@ LINK_SLACK = 0.1
 DATED_PATH = re.compile(r"/(?:19|20)\d\d(?:/|-)")
 #: Items needed before "all the feed's posts have dated addresses" is taken as a rule.
 MIN_DATED_ITEMS = 3
+#: Items whose ``<title>`` must all say their feed title word for word before titles are
+#: read from it: the ``<title>`` is then the field the feed is written from (a theme may
+#: show another heading in the page), and a site that appends its name never qualifies.
+MIN_HEAD_TITLE_ITEMS = 3
 #: The properties a template has paths for, in the order they are reported.
 PROPERTIES = ("title", "content", "author", "date", "tags")
 
@@ -111,6 +115,8 @@ class FeedTemplate:
                         if (path := self._confirming(name)) is not None}  # fmt: skip
         self.dated_urls_ = len(self.items_) >= MIN_DATED_ITEMS and all(
             _dated(item.url) for item in self.items_)  # fmt: skip
+        self.title_in_head_ = len(self.items_) >= MIN_HEAD_TITLE_ITEMS and all(
+            item.title_in_head for item in self.items_)  # fmt: skip
         key = self.key_path
         self.link_share_ = max((link_share(p, key) for p in learned), default=0.0) if (
             key is not None) else 0.0  # fmt: skip
@@ -124,7 +130,9 @@ class FeedTemplate:
     def paths(self) -> TemplatePaths:
         """The promoted path of each property (after :meth:`fit`)."""
         self._check()
-        return TemplatePaths(*(self._best(name) for name in PROPERTIES))
+        best = self._best
+        return TemplatePaths(best("title"), best("content"), best("author"), best("date"),
+                             best("tags"), title_in_head=self.title_in_head_)  # fmt: skip
 
     @property
     def key_path(self) -> KeyPath | None:
@@ -192,6 +200,7 @@ class FeedTemplate:
             "counts": {name: list(bounds) for name, bounds in self.counts_.items()},
             "link_share": self.link_share_,
             "dated_urls": self.dated_urls_,
+            "title_in_head": self.title_in_head_,
         }  # fmt: skip
 
     def to_bytes(self) -> bytes:
@@ -220,6 +229,7 @@ class FeedTemplate:
         template.items_learned_ = int(state["items"])
         template.link_share_ = float(state["link_share"])
         template.dated_urls_ = bool(state["dated_urls"])
+        template.title_in_head_ = bool(state.get("title_in_head", False))  # absent before v2
         template.counts_ = {name: (int(lo), int(hi)) for name, (lo, hi) in state["counts"].items()}
         template.clusters_ = {
             name: [PathCluster(parse_path(path), int(support)) for path, support in clusters]
