@@ -267,3 +267,23 @@ def test_a_site_without_templates_is_one_line_on_stderr_and_status_1(
 def test_help_teaches_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "templates", "show", "--help")
     assert status == 0 and "examples:" in out and "feedsift templates show" in out
+
+
+def test_show_says_when_titles_are_read_from_the_title_tag(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    feed = parse_feed(_feed_xml(), FEED)
+    pages = {
+        _post_url(n): parse_page(
+            _page_html(n).replace("<html>", f"<html><head><title>Title {n}</title></head>"),
+            _post_url(n),
+        )
+        for n in (1, 2, 3)
+    }
+    template = FeedTemplate().fit(feed, pages)
+    assert template.title_in_head_
+    db = tmp_path / "t.db"
+    with Store(db) as store:
+        _store_learned(store, _subscribe(store, FEED), template, T0)
+    status, out, _ = run(capsys, "templates", "show", "blog.example", "--db", str(db))
+    assert status == 0 and "titles are read from <title>" in out

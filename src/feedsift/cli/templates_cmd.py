@@ -124,6 +124,8 @@ def version_lines(template: StoredTemplate) -> list[str]:
         for cluster in clusters:
             support = f"{cluster.support}/{template.items}"
             lines.append(f"    {name:{PROPERTY_WIDTH}} {support:>{SUPPORT_WIDTH}}  {cluster.path}")
+    if learned.title_in_head_:
+        lines.append("    titles are read from <title>: it says every learned item's feed title")
     return lines
 
 

@@ -229,7 +229,7 @@ class FeedTemplate:
         template.items_learned_ = int(state["items"])
         template.link_share_ = float(state["link_share"])
         template.dated_urls_ = bool(state["dated_urls"])
-        template.title_in_head_ = bool(state.get("title_in_head", False))  # absent before v2
+        template.title_in_head_ = bool(state.get("title_in_head", False))  # older states: no
         template.counts_ = {name: (int(lo), int(hi)) for name, (lo, hi) in state["counts"].items()}
         template.clusters_ = {
             name: [PathCluster(parse_path(path), int(support)) for path, support in clusters]
