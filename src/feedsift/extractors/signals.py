@@ -146,8 +146,7 @@ def page_signals(
         line_break=numbers[:, 5],
         marker=numbers[:, 6],
         repeats=numbers[:, 7],
-        layout=np.column_stack([layout.font_size, layout.bold, layout.y, layout.width])
-        if n else np.zeros((0, 4)),
+        layout=np.column_stack([layout.font_size, layout.bold, layout.y, layout.width]),
         roles=role_masks(view, roles),
         owner=numbers[:, 8].astype(np.int64),
     )

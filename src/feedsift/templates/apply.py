@@ -40,6 +40,7 @@ __all__ = [
     "TemplatePaths",
     "apply_paths",
     "count_found",
+    "head_title_text",
     "is_post",
     "key_nodes",
     "link_share",
@@ -110,7 +111,7 @@ def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
     """The article the paths find in ``page`` (metadata fills what they do not)."""
     found = _found(page, paths)
     title = _text(found.title)
-    head_title = _text(page.root.find("head/title")) if paths.title_in_head else None
+    head_title = head_title_text(page) if paths.title_in_head else None
     body = assemble_body(_body_blocks(page, found, title))
     title = head_title or title
     meta = read_metadata(page, date_search=False)
@@ -184,6 +185,11 @@ def _drop(node: etree._Element) -> None:
 def _words(node: etree._Element) -> int:
     """Words of the node's text (one per CJK character, as the measures count them)."""
     return len(tokenize(" ".join(str(t) for t in node.itertext())))
+
+
+def head_title_text(page: ParsedPage) -> str | None:
+    """The text of the page's ``<title>`` (``None`` when it has none)."""
+    return _text(page.root.find("head/title"))
 
 
 def _text(node: etree._Element | None) -> str | None:

@@ -37,6 +37,7 @@ from datetime import timedelta
 from lxml import etree
 
 from feedsift.parsing.page import ParsedPage
+from feedsift.templates.apply import head_title_text
 from feedsift.templates.feedvalues import ItemValues, date_renderings
 from feedsift.templates.paths import KeyPath, PathNode, merge, path_of, shared_prefix
 from feedsift.templates.textindex import PageText, Span, value_tokens
@@ -115,9 +116,8 @@ def find_item_paths(values: ItemValues, page: ParsedPage) -> ItemPaths:
 
 def _head_title_is(page: ParsedPage, value: str) -> bool:
     """Whether the ``<title>`` holds the feed's title word for word (no site name added)."""
-    element = page.root.find("head/title")
     tokens = value_tokens(value)
-    return bool(tokens) and element is not None and value_tokens(element.text or "") == tokens
+    return bool(tokens) and value_tokens(head_title_text(page) or "") == tokens
 
 
 def _path(element: etree._Element | None) -> KeyPath | None:
