@@ -249,32 +249,44 @@ class _Title:
     furniture: bool  #: in navigation, a sidebar, a footer, a related-links box
 
 
-def _title_groups(
-    view: BlockView, near_roles: np.ndarray, page_url: str | None, rules: ListingRules
-) -> dict[tuple[str, ...], list[_Title]]:
-    groups: dict[tuple[str, ...], list[_Title]] = {}
-    targets = _Targets(page_url)
-    overlays: _Overlays | None = None
+def _candidate_groups(view: BlockView, rules: ListingRules) -> list[list[TextBlock]]:
+    """Title-length blocks that are mostly link text or headings, by style signature, in
+    groups that could still hold ``rules.min_teasers`` distinct links."""
+    groups: dict[tuple[str, ...], list[TextBlock]] = {}
     for block in view.blocks:
         if not (rules.min_title_words <= block.n_words <= TITLE_MAX_WORDS):
             continue
-        if block.link_share >= TITLE_MIN_LINK_SHARE:
-            href = _href(block)
-        elif block.tag in HEADING_TAGS:
-            overlays = overlays or _Overlays(block.element.getroottree().getroot())
-            href = overlays.href(block)
-        else:
-            continue
-        if href is None:
-            continue
-        roles = int(near_roles[block.subtree])
-        furniture = _furniture(block, roles)
-        if furniture and (not rules.furniture_allowed or _menu(block, roles)):
-            continue
-        url, to_listing = targets.target(href)
-        if url is not None:
-            title = _Title(block.index, url, to_listing, furniture)
-            groups.setdefault(_signature(block), []).append(title)
+        if block.link_share >= TITLE_MIN_LINK_SHARE or block.tag in HEADING_TAGS:
+            groups.setdefault(_signature(block), []).append(block)
+    return [g for g in groups.values() if len(g) >= rules.min_teasers]
+
+
+def _title_groups(
+    view: BlockView, near_roles: np.ndarray, page_url: str | None, rules: ListingRules
+) -> list[list[_Title]]:
+    """The teaser titles of each style group. Links are looked at only in groups large
+    enough to qualify: resolving them is the costly part and most groups are small."""
+    groups: list[list[_Title]] = []
+    targets = _Targets(page_url)
+    overlays: _Overlays | None = None
+    for members in _candidate_groups(view, rules):
+        titles = []
+        for block in members:
+            if block.link_share >= TITLE_MIN_LINK_SHARE:
+                href = _href(block)
+            else:
+                overlays = overlays or _Overlays(block.element.getroottree().getroot())
+                href = overlays.href(block)
+            if href is None:
+                continue
+            roles = int(near_roles[block.subtree])
+            furniture = _furniture(block, roles)
+            if furniture and (not rules.furniture_allowed or _menu(block, roles)):
+                continue
+            url, to_listing = targets.target(href)
+            if url is not None:
+                titles.append(_Title(block.index, url, to_listing, furniture))
+        groups.append(titles)
     return groups
 
 
@@ -296,10 +308,8 @@ def _qualifies(view: BlockView, titles: list[_Title], rules: ListingRules) -> bo
     return mean_words >= rules.min_mean_title_words
 
 
-def _best_group(
-    view: BlockView, groups: dict[tuple[str, ...], list[_Title]], rules: ListingRules
-) -> list[_Title]:
-    usable = [g for g in groups.values() if _qualifies(view, g, rules)]
+def _best_group(view: BlockView, groups: list[list[_Title]], rules: ListingRules) -> list[_Title]:
+    usable = [g for g in groups if g and _qualifies(view, g, rules)]
     return max(usable, key=_group_rank, default=[])
 
 
