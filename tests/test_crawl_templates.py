@@ -17,8 +17,9 @@ from feedsift.evaluation.templates_bench import path_key as _key
 from feedsift.testweb import TestWeb
 
 SSG = Path(__file__).resolve().parents[2] / "shared" / "sites" / "ssg"
-#: A Jekyll blog whose feed lists 10 of its 50 posts, an Astro blog listing 8 of 46.
-BLOGS = ("0xRick__0xRick.github.io", "CloudLinzl__Astro-blog")
+#: A Jekyll blog whose feed lists 10 of its 50 posts, an Astro blog listing 8 of 46, and a
+#: Jekyll blog listing 10 of 45 whose about page has the post layout, a date included.
+BLOGS = ("0xRick__0xRick.github.io", "CloudLinzl__Astro-blog", "3-24__3-24.github.io")
 pytestmark = pytest.mark.skipif(not SSG.is_dir(), reason=f"{SSG} is missing (shared data)")
 
 

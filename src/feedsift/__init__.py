@@ -40,6 +40,7 @@ from feedsift.records import (
 )
 from feedsift.sitelevel import DiffPost, HybridExtractor, SiteLearner, UrlTree
 from feedsift.storage import Store
+from feedsift.templates import FeedTemplate, PostJudge
 
 __all__ = [
     "ArrivalExtraction",
@@ -54,6 +55,7 @@ __all__ = [
     "DiffPost",
     "ExtractOptions",
     "FeedError",
+    "FeedTemplate",
     "FeedsiftError",
     "FetchError",
     "FetchPolicy",
@@ -71,6 +73,7 @@ __all__ = [
     "PageKind",
     "ParsedFeed",
     "ParsedPage",
+    "PostJudge",
     "Provenance",
     "RobotsDisallowedError",
     "SessionSettings",

@@ -45,6 +45,8 @@ SITEMAP_KINDS = frozenset({"application/xml", "text/xml", "application/x-xml"})
 #: Query parameters that never name a page (campaign and click tracking).
 TRACKING_PREFIXES = ("utm_", "fbclid", "gclid", "mc_", "ref", "source")
 _LOCS = etree.XPath("//*[local-name()='loc']/text()")
+#: Verdicts of pages that the template takes for posts and a veto does not.
+VETOED = frozenset({"listing", "site page"})
 
 #: Stores a harvested post: the fetch and the worker's extraction of it; True when new.
 PostSink = Callable[[FetchResult, ExtractionOutcome], bool]
@@ -133,6 +135,9 @@ class Harvester:
     def _keep(self, outcome: HarvestOutcome, fetched: FetchResult | None) -> bool:
         if outcome.error:
             self._tell("harvest", f"{outcome.job.page.url}: {outcome.error}")
+        elif outcome.verdict in VETOED:
+            self._tell("harvest", f"{outcome.job.page.url}: has the post layout but is a "
+                                  f"{outcome.verdict}: not stored")  # fmt: skip
         if outcome.extraction is None or fetched is None:
             return False
         new = self.sink(fetched, outcome.extraction)

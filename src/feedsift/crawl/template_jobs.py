@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 
 from feedsift.acquisition.feeds import ParsedFeed
+from feedsift.api import bundled_extractor
 from feedsift.crawl.extraction import ExtractionJob, ExtractionOutcome
 from feedsift.crawl.links import canonical_link, page_links
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
@@ -18,6 +19,7 @@ from feedsift.errors import FeedsiftError
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.storage.articles import article_record
 from feedsift.storage.documents import NewDocument
+from feedsift.templates.judge import PostJudge, Verdict
 from feedsift.templates.learner import FeedTemplate
 from feedsift.text.tokens import tokenize_lower
 
@@ -71,10 +73,10 @@ class HarvestJob:
 
 @dataclass(frozen=True, slots=True)
 class HarvestOutcome:
-    """Whether the page is a post, its links, and its article when it is a new post."""
+    """What the page is, its links, and its article when it is a new post."""
 
     job: HarvestJob
-    is_post: bool
+    verdict: Verdict | None  #: None when the page could not be read
     links: tuple[str, ...]
     extraction: ExtractionOutcome | None
     error: str | None = None
@@ -114,23 +116,29 @@ def check_pages(template: bytes, pages: tuple[FetchedPage, ...]) -> tuple[bool, 
 
 
 def harvest_page(job: HarvestJob) -> HarvestOutcome:
-    """Judge a page with the template: its links, and its article if it is a new post."""
+    """Judge a page met through links: its links, and its article if it is a new post.
+
+    The template judges it, and the bundled page-level model vetoes listings
+    (:class:`~feedsift.templates.judge.PostJudge`): no page found this way is a feed item.
+    """
     started = time.perf_counter()
     try:
         page = _parse(job.page)
         template = FeedTemplate.from_bytes(job.template)
-        is_post = template.is_post(page)
         links = page_links(page.root, job.page.url)
         canonical = canonical_link(page.root, job.page.url)
-        if not is_post or job.stored:
-            return HarvestOutcome(job, is_post, links, None, canonical=canonical)
+        if job.stored:  # a feed item or a page met before: its links only are wanted
+            return HarvestOutcome(job, None, links, None, canonical=canonical)
+        verdict = PostJudge(template, bundled_extractor()).verdict(page)
+        if verdict != "post":
+            return HarvestOutcome(job, verdict, links, None, canonical=canonical)
         article = template.extract(page)
     except FeedsiftError as exc:
-        return HarvestOutcome(job, False, (), None, str(exc))
+        return HarvestOutcome(job, None, (), None, str(exc))
     tokens = tokenize_lower(article.text)
     extraction_job = ExtractionJob(0, job.site, job.page.url, b"", job.page.content_type)
     outcome = ExtractionOutcome(
         extraction_job, article, None, time.perf_counter() - started,
         content_hash_of_tokens(tokens), simhash_of_tokens(tokens), article_record(article),
     )  # fmt: skip
-    return HarvestOutcome(job, True, links, outcome, canonical=canonical)
+    return HarvestOutcome(job, verdict, links, outcome, canonical=canonical)

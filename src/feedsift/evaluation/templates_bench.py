@@ -60,6 +60,7 @@ from feedsift.evaluation.peers import PeerInput, TrafilaturaPeer, parse_peer_dat
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article, BodyPart, PageKind, Provenance
+from feedsift.templates.judge import PostJudge
 from feedsift.templates.learner import FeedTemplate
 
 __all__ = [
@@ -154,19 +155,25 @@ class PageLevelMethod:
 
 class TemplateMethod:
     """feedsift's feed-learned template (:class:`~feedsift.templates.FeedTemplate`): learns
-    from the feed and its pages; a post is a page its key-path and counts accept."""
+    from the feed and its pages; a post is a page its key-path and counts accept, unless it
+    is a listing or a site page that the feed does not list (what the crawl's harvest does,
+    :class:`~feedsift.templates.judge.PostJudge`)."""
 
     name = "template"
 
-    def __init__(self) -> None:
+    def __init__(self, extractor: LearnedPageExtractor | None = None) -> None:
         self.template = FeedTemplate()
+        self.judge = PostJudge(self.template, extractor or bundled_extractor())
+        self._listed: frozenset[str] = frozenset()
 
     def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> TemplateMethod:
         self.template.fit(feed, pages)
+        self._listed = frozenset(path_key(e.url) for e in feed.entries if e.url)
         return self
 
     def is_post(self, page: ParsedPage) -> bool | None:
-        return self.template.is_post(page)
+        listed = path_key(page.url or "") in self._listed
+        return self.judge.is_post(page, listed=listed)
 
     def extract(self, page: ParsedPage) -> Article:
         return self.template.extract(page)

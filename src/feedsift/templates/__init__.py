@@ -3,6 +3,7 @@
 from feedsift.templates.apply import TemplatePaths, apply_paths
 from feedsift.templates.feedvalues import ItemValues, clean_value, is_comment_feed, item_values
 from feedsift.templates.finding import ItemPaths, find_item_paths
+from feedsift.templates.judge import PostJudge, Verdict, is_site_page
 from feedsift.templates.learner import PROPERTIES, FeedTemplate, PathCluster
 from feedsift.templates.paths import (
     AttrTest,
@@ -25,12 +26,15 @@ __all__ = [
     "KeyPath",
     "PathCluster",
     "PathNode",
+    "PostJudge",
     "TemplatePaths",
+    "Verdict",
     "apply_paths",
     "clean_value",
     "find",
     "find_item_paths",
     "is_comment_feed",
+    "is_site_page",
     "item_values",
     "matches",
     "merge",

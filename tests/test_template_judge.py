@@ -1,0 +1,140 @@
+"""PostJudge: the template's verdict and the listing and site-page vetoes, on a generated
+blog whose tag pages and about page reuse the post markup (as Hugo and Jekyll themes do)."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from feedsift.acquisition.feeds import parse_feed
+from feedsift.api import bundled_extractor
+from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.templates.judge import PostJudge, is_site_page
+from feedsift.templates.learner import FeedTemplate
+
+SITE = "https://quietbench.example"
+TITLES = (
+    "Sharpening a plane iron by hand", "Building a shaker side table", "Choosing oak for a bench",
+    "Finishing walnut with hard wax oil", "Cutting dovetails without a jig",
+)  # fmt: skip
+
+
+def _url(number: int) -> str:
+    return f"{SITE}/posts/{number}/"
+
+
+def _article(number: int, title: str, body: str, linked: bool = False) -> str:
+    heading = f'<a href="{_url(number)}">{title}</a>' if linked else title
+    return (
+        f'<article class="post" id="post-{number}"><h1 class="title">{heading}</h1>'
+        f'<time datetime="2024-05-{number + 1:02d}">May {number + 1}, 2024</time>'
+        f'<div class="content">{body}</div></article>'
+    )
+
+
+def _page(title: str, main: str) -> str:
+    nav = "".join(f'<a href="{SITE}/{slug}/">{slug}</a> ' for slug in ("tags", "about"))
+    return (
+        f"<html><head><title>{title}</title></head><body><header><nav>{nav}</nav></header>"
+        f"<main>{main}</main><footer><p>Quiet bench, a woodworking journal.</p></footer>"
+        "</body></html>"
+    )
+
+
+def _paragraphs(number: int) -> str:
+    return (
+        f"<p>Post {number} starts with the wood: where it grew, how it was dried and why that "
+        "matters for what follows in the workshop.</p>"
+        "<p>Then come the tools, sharpened and set, and the long afternoon of careful work "
+        "that the rest of this post describes step by step.</p>"
+    )
+
+
+def _post(number: int) -> str:
+    return _page(TITLES[number], _article(number, TITLES[number], _paragraphs(number)))
+
+
+def _rss(numbers: range) -> bytes:
+    items = "".join(
+        f"<item><title>{TITLES[n]}</title><link>{_url(n)}</link>"
+        f"<description>{html.escape(_paragraphs(n))}</description>"
+        f"<pubDate>{n + 1:02d} May 2024 10:00:00 +0000</pubDate></item>"
+        for n in numbers
+    )
+    return (f'<rss version="2.0"><channel><title>Quiet bench</title><link>{SITE}/</link>'
+            f"{items}</channel></rss>").encode()  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def judge() -> PostJudge:
+    feed = parse_feed(_rss(range(1, 5)), f"{SITE}/index.xml")
+    pages = {_url(n): parse_page(_post(n), _url(n)) for n in range(1, 5)}
+    return PostJudge(FeedTemplate().fit(feed, pages), bundled_extractor())
+
+
+def _tag_page() -> ParsedPage:
+    """A tag page listing one post: its teaser in the post's own markup."""
+    teaser = _article(0, TITLES[0], "<p>Post 0 starts with the wood and the tools.</p>", True)
+    return parse_page(_page("Tag: oak", teaser), f"{SITE}/tags/oak/")
+
+
+def _about_page(url: str = f"{SITE}/about/") -> ParsedPage:
+    body = ("<p>I build furniture in a small shed behind the house and write about each piece "
+            "here, with the mistakes left in so that others can learn from them.</p>") * 2
+    return parse_page(_page("About", _article(9, "About this journal", body)), url)
+
+
+def test_a_post_the_feed_does_not_list_is_a_post(judge: PostJudge) -> None:
+    page = parse_page(_post(0), _url(0))
+    assert judge.verdict(page) == "post"
+    assert judge.is_post(page)
+
+
+def test_a_page_of_another_layout_is_not(judge: PostJudge) -> None:
+    page = parse_page(_page("Tags", "<ul><li><a href='/tags/oak/'>oak</a></li></ul>"),
+                      f"{SITE}/tags/")  # fmt: skip
+    assert judge.verdict(page) == "layout"
+
+
+def test_a_tag_page_with_one_teaser_in_the_post_markup_is_a_listing(judge: PostJudge) -> None:
+    page = _tag_page()
+    assert judge.template.is_post(page)  # the layout alone cannot tell
+    assert judge.verdict(page) == "listing"
+    assert not judge.is_post(page)
+
+
+def test_an_about_page_in_the_post_layout_is_a_site_page(judge: PostJudge) -> None:
+    page = _about_page()
+    assert judge.template.is_post(page)
+    assert judge.verdict(page) == "site page"
+
+
+def test_a_page_the_feed_lists_is_a_post_whatever_its_address(judge: PostJudge) -> None:
+    assert judge.verdict(_about_page(), listed=True) == "post"
+    assert judge.verdict(_tag_page(), listed=True) == "post"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://a.example/about/", "https://a.example/de/impressum", "https://a.example/about.html",
+     "https://a.example/about-me/index.html", "https://a.example/legal/", "/privacy-policy/"],
+)  # fmt: skip
+def test_site_page_addresses(url: str) -> None:
+    assert is_site_page(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://a.example/posts/about-time/", "https://a.example/about/my-first-bench/",
+     "https://a.example/2024/05/now-what.html", "https://a.example/", "", None],
+)  # fmt: skip
+def test_posts_that_only_mention_a_slug_are_not_site_pages(url: str | None) -> None:
+    assert not is_site_page(url)
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz-", min_size=1, max_size=30))
+def test_a_site_page_is_only_the_last_segment(slug: str) -> None:
+    assert not is_site_page(f"https://a.example/about/{slug}x/")
