@@ -7,7 +7,12 @@ Skipped when ``../shared/sites/ssg`` is missing (it is not part of the repositor
 from __future__ import annotations
 
 import json
+import math
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -57,3 +62,53 @@ def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
         through_links = [key for key, method, in_feed in mine if not in_feed]
         assert len(through_links) > len(mine) / 2
         assert {method for _, method, in_feed in mine if not in_feed} == {"template"}
+
+
+def test_feedsift_watch_harvests_a_blog_beyond_its_feed(tmp_path: Path) -> None:
+    """The same through the command line: `feedsift watch` on one blog, stopped by SIGTERM
+    once 90% of the blog's posts are in."""
+    name = BLOGS[0]
+    (tmp_path / "ssg").mkdir()
+    (tmp_path / "ssg" / name).symlink_to(SSG / name)
+    db, gold = tmp_path / "f.db", _gold(name)
+    with TestWeb(ssg_root=tmp_path / "ssg", rounds=1) as web:
+        site = next(site for site in web.truth().sites if site.name == name)
+        subscribe(db, [feed.url for feed in site.feeds])
+        command = [sys.executable, "-m", "feedsift", "watch", "--db", str(db),
+                   "--allow-private", "--delay", "0", "--timeout", "5"]  # fmt: skip
+        watch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            _wait_for_articles(db, math.ceil(0.9 * len(gold)), watch)
+        finally:
+            watch.send_signal(signal.SIGTERM)
+            _, err = watch.communicate(timeout=60)
+    assert watch.returncode == 0, err.decode()
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT d.response_url, i.id IS NOT NULL FROM articles a"
+        " JOIN documents d ON d.id = a.document_id LEFT JOIN items i ON i.document_id = d.id"
+    ).fetchall()
+    connection.close()
+    keys = [_key(url) for url, _ in rows]
+    assert all(key in gold for key in keys), [k for k in keys if k not in gold]
+    assert len(set(keys)) == len(keys) >= 0.9 * len(gold)
+    assert sum(not in_feed for _, in_feed in rows) > len(rows) / 2  # most through links
+
+
+def _wait_for_articles(db: Path, at_least: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120
+    while _articles(db) < at_least:
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        assert time.monotonic() < deadline, f"fewer than {at_least} articles after 120 s"
+        time.sleep(0.1)
+
+
+def _articles(db: Path) -> int:
+    try:
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(connection.execute("SELECT COUNT(*) FROM articles").fetchone()[0])
+        finally:
+            connection.close()
+    except sqlite3.OperationalError:  # no table yet
+        return 0
