@@ -8,9 +8,11 @@ import html
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from lxml import etree
 
 from feedsift.acquisition.feeds import parse_feed
 from feedsift.api import bundled_extractor
+from feedsift.crawl.template_jobs import FetchedPage, HarvestJob, harvest_page
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.templates.judge import PostJudge, is_site_page
 from feedsift.templates.learner import FeedTemplate
@@ -138,3 +140,41 @@ def test_posts_that_only_mention_a_slug_are_not_site_pages(url: str | None) -> N
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz-", min_size=1, max_size=30))
 def test_a_site_page_is_only_the_last_segment(slug: str) -> None:
     assert not is_site_page(f"https://a.example/about/{slug}x/")
+
+
+# -- the harvest's use of the judge (crawl/template_jobs.py) ----------------------------
+
+
+def _job(judge: PostJudge, html_text: str, url: str, stored: bool = False,
+         template: bytes | None = None) -> HarvestJob:  # fmt: skip
+    page = FetchedPage(url, url, html_text.encode(), "text/html; charset=utf-8")
+    return HarvestJob(page, template or judge.template.to_bytes(), "quietbench", stored)
+
+
+def test_harvest_page_stores_a_post_with_the_template(judge: PostJudge) -> None:
+    outcome = harvest_page(_job(judge, _post(0), _url(0)))
+    assert outcome.verdict == "post" and outcome.error is None
+    assert outcome.extraction is not None and outcome.extraction.article is not None
+    assert outcome.extraction.article.title == TITLES[0]
+    assert outcome.extraction.article.provenance.method == "template"
+    assert f"{SITE}/about/" in outcome.links
+
+
+def test_harvest_page_follows_a_vetoed_page_without_storing_it(judge: PostJudge) -> None:
+    tag = _tag_page()
+    outcome = harvest_page(_job(judge, etree.tostring(tag.root, encoding="unicode"), tag.url or ""))
+    assert outcome.verdict == "listing"
+    assert outcome.extraction is None
+    assert _url(0) in outcome.links
+
+
+def test_harvest_page_of_a_stored_page_reads_its_links_only(judge: PostJudge) -> None:
+    outcome = harvest_page(_job(judge, _post(1), _url(1), stored=True))
+    assert outcome.verdict is None and outcome.extraction is None and outcome.error is None
+    assert f"{SITE}/tags/" in outcome.links
+
+
+def test_harvest_page_with_an_unreadable_template_keeps_the_links(judge: PostJudge) -> None:
+    outcome = harvest_page(_job(judge, _post(0), _url(0), template=b"not a template"))
+    assert outcome.error and outcome.verdict is None and outcome.extraction is None
+    assert f"{SITE}/about/" in outcome.links

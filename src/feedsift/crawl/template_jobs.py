@@ -17,6 +17,7 @@ from feedsift.crawl.links import canonical_link, page_links
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError
 from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.records import Article
 from feedsift.storage.articles import article_record
 from feedsift.storage.documents import NewDocument
 from feedsift.templates.judge import PostJudge, Verdict
@@ -120,25 +121,34 @@ def harvest_page(job: HarvestJob) -> HarvestOutcome:
 
     The template judges it, and the bundled page-level model vetoes listings
     (:class:`~feedsift.templates.judge.PostJudge`): no page found this way is a feed item.
+    A page whose judging fails keeps its links (the walk goes on through it).
     """
     started = time.perf_counter()
     try:
         page = _parse(job.page)
-        template = FeedTemplate.from_bytes(job.template)
         links = page_links(page.root, job.page.url)
         canonical = canonical_link(page.root, job.page.url)
-        if job.stored:  # a feed item or a page met before: its links only are wanted
-            return HarvestOutcome(job, None, links, None, canonical=canonical)
-        verdict = PostJudge(template, bundled_extractor()).verdict(page)
-        if verdict != "post":
-            return HarvestOutcome(job, verdict, links, None, canonical=canonical)
-        article = template.extract(page)
     except FeedsiftError as exc:
         return HarvestOutcome(job, None, (), None, str(exc))
+    if job.stored:  # a feed item or a page met before: its links only are wanted
+        return HarvestOutcome(job, None, links, None, canonical=canonical)
+    try:
+        template = FeedTemplate.from_bytes(job.template)
+        verdict = PostJudge(template, bundled_extractor()).verdict(page)
+        article = template.extract(page) if verdict == "post" else None
+    except FeedsiftError as exc:
+        return HarvestOutcome(job, None, links, None, str(exc), canonical)
+    if article is None:
+        return HarvestOutcome(job, verdict, links, None, canonical=canonical)
+    return HarvestOutcome(job, verdict, links, _stored_post(job, article, started), None,
+                          canonical)  # fmt: skip
+
+
+def _stored_post(job: HarvestJob, article: Article, started: float) -> ExtractionOutcome:
+    """The harvested post as the crawl stores articles, with its content fingerprints."""
     tokens = tokenize_lower(article.text)
     extraction_job = ExtractionJob(0, job.site, job.page.url, b"", job.page.content_type)
-    outcome = ExtractionOutcome(
+    return ExtractionOutcome(
         extraction_job, article, None, time.perf_counter() - started,
         content_hash_of_tokens(tokens), simhash_of_tokens(tokens), article_record(article),
     )  # fmt: skip
-    return HarvestOutcome(job, verdict, links, outcome, canonical=canonical)
