@@ -45,23 +45,9 @@ def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
         counts = crawl_once(db)
         origins = {site.name: site.base_url for site in sites}
     assert counts.templates_learned == len(BLOGS)
-    connection = sqlite3.connect(db)
-    rows = connection.execute(
-        "SELECT d.response_url, a.method, i.id IS NOT NULL FROM articles a"
-        " JOIN documents d ON d.id = a.document_id LEFT JOIN items i ON i.document_id = d.id"
-    ).fetchall()
-    connection.close()
+    rows = _stored(db)
     for name in BLOGS:
-        gold = _gold(name)
-        mine = [(_key(url), method, in_feed) for url, method, in_feed in rows
-                if url.startswith(origins[name])]  # fmt: skip
-        assert all(key in gold for key, _, _ in mine), "only posts are stored as articles"
-        stored = {key for key, _, _ in mine}
-        assert len(stored) == len(mine), [u for u, _, _ in rows if u.startswith(origins[name])]
-        assert len(stored) >= 0.9 * len(gold), (name, len(stored), len(gold))
-        through_links = [key for key, method, in_feed in mine if not in_feed]
-        assert len(through_links) > len(mine) / 2
-        assert {method for _, method, in_feed in mine if not in_feed} == {"template"}
+        _check_blog(_gold(name), [row for row in rows if row[0].startswith(origins[name])])
 
 
 def test_feedsift_watch_harvests_a_blog_beyond_its_feed(tmp_path: Path) -> None:
@@ -83,16 +69,29 @@ def test_feedsift_watch_harvests_a_blog_beyond_its_feed(tmp_path: Path) -> None:
             watch.send_signal(signal.SIGTERM)
             _, err = watch.communicate(timeout=60)
     assert watch.returncode == 0, err.decode()
+    _check_blog(gold, _stored(db))
+
+
+def _stored(db: Path) -> list[tuple[str, str, bool]]:
+    """Every stored article: its page's address, its method, whether a feed item led to it."""
     connection = sqlite3.connect(db)
     rows = connection.execute(
-        "SELECT d.response_url, i.id IS NOT NULL FROM articles a"
+        "SELECT d.response_url, a.method, i.id IS NOT NULL FROM articles a"
         " JOIN documents d ON d.id = a.document_id LEFT JOIN items i ON i.document_id = d.id"
     ).fetchall()
     connection.close()
-    keys = [_key(url) for url, _ in rows]
+    return [(str(url), str(method), bool(in_feed)) for url, method, in_feed in rows]
+
+
+def _check_blog(gold: dict[str, dict[str, object]], rows: list[tuple[str, str, bool]]) -> None:
+    """Nothing but posts, each once, at least 90% of them, most through links (the template)."""
+    keys = [_key(url) for url, _, _ in rows]
     assert all(key in gold for key in keys), [k for k in keys if k not in gold]
-    assert len(set(keys)) == len(keys) >= 0.9 * len(gold)
-    assert sum(not in_feed for _, in_feed in rows) > len(rows) / 2  # most through links
+    assert len(set(keys)) == len(keys), sorted(keys)
+    assert len(keys) >= 0.9 * len(gold), (len(keys), len(gold))
+    through_links = [method for _, method, in_feed in rows if not in_feed]
+    assert len(through_links) > len(rows) / 2
+    assert set(through_links) == {"template"}
 
 
 def _wait_for_articles(db: Path, at_least: int, process: subprocess.Popen[bytes]) -> None:
