@@ -131,7 +131,8 @@ def test_site_page_addresses(url: str) -> None:
 @pytest.mark.parametrize(
     "url",
     ["https://a.example/posts/about-time/", "https://a.example/about/my-first-bench/",
-     "https://a.example/2024/05/now-what.html", "https://a.example/", "", None],
+     "https://a.example/2024/05/now-what.html", "https://a.example/", "", None,
+     "http://[::1/about/"],
 )  # fmt: skip
 def test_posts_that_only_mention_a_slug_are_not_site_pages(url: str | None) -> None:
     assert not is_site_page(url)

@@ -77,7 +77,7 @@ class HarvestOutcome:
     """What the page is, its links, and its article when it is a new post."""
 
     job: HarvestJob
-    verdict: Verdict | None  #: None when the page could not be read
+    verdict: Verdict | None  #: None: a stored page (links only) or one not judged (error)
     links: tuple[str, ...]
     extraction: ExtractionOutcome | None
     error: str | None = None

@@ -45,8 +45,13 @@ Verdict = Literal["post", "layout", "listing", "site page"]
 
 
 def is_site_page(url: str | None) -> bool:
-    """Whether ``url``'s path names one of a site's own pages (``/about/``, ``/impressum``)."""
-    return bool(url) and SITE_PAGE_PATH.search(urlsplit(url or "").path) is not None
+    """Whether ``url``'s path names one of a site's own pages (``/about/``, ``/impressum``);
+    False for no URL or one that does not parse."""
+    try:
+        path = urlsplit(url or "").path
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return False
+    return SITE_PAGE_PATH.search(path) is not None
 
 
 @dataclass(frozen=True, slots=True)
