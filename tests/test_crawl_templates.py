@@ -66,9 +66,8 @@ def test_feedsift_watch_harvests_a_blog_beyond_its_feed(tmp_path: Path) -> None:
         try:
             _wait_for_articles(db, math.ceil(0.9 * len(gold)), watch)
         finally:
-            watch.send_signal(signal.SIGTERM)
-            _, err = watch.communicate(timeout=60)
-    assert watch.returncode == 0, err.decode()
+            err = _stop(watch)
+    assert watch.returncode == 0, err
     _check_blog(gold, _stored(db))
 
 
@@ -92,6 +91,17 @@ def _check_blog(gold: dict[str, dict[str, object]], rows: list[tuple[str, str, b
     through_links = [method for _, method, in_feed in rows if not in_feed]
     assert len(through_links) > len(rows) / 2
     assert set(through_links) == {"template"}
+
+
+def _stop(process: subprocess.Popen[bytes]) -> str:
+    """SIGTERM (what Ctrl-C does), then SIGKILL if it is not gone within a minute."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        _, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return err.decode(errors="replace")
 
 
 def _wait_for_articles(db: Path, at_least: int, process: subprocess.Popen[bytes]) -> None:
