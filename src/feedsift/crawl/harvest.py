@@ -136,6 +136,7 @@ class Harvester:
         if outcome.error:
             self._tell("harvest", f"{outcome.job.page.url}: {outcome.error}")
         elif outcome.verdict in VETOED:
+            self.context.counts.harvest_vetoed += 1
             self._tell("harvest", f"{outcome.job.page.url}: has the post layout but is a "
                                   f"{outcome.verdict}: not stored")  # fmt: skip
         if outcome.extraction is None or fetched is None:

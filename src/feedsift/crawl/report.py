@@ -46,6 +46,7 @@ class CrawlCounts:
     template_drifts: int = 0  #: feeds whose new posts stopped matching their template
     harvest_pages: int = 0  #: pages fetched while following sites' links
     harvest_posts: int = 0  #: posts found through links (not in a feed) and stored
+    harvest_vetoed: int = 0  #: pages with the post layout not stored: listings, site pages
     bytes_fetched: int = 0
     times: StageTimes = field(default_factory=StageTimes)
 
@@ -59,5 +60,6 @@ class CrawlCounts:
             f"{self.near_duplicates} near duplicates)"
             + (f"; {self.templates_learned} templates learned ({self.template_drifts} after "
                f"drift), {self.harvest_posts} posts found through links in "
-               f"{self.harvest_pages} pages" if self.templates_learned else "")
+               f"{self.harvest_pages} pages ({self.harvest_vetoed} with the post layout "
+               "but listings or site pages)" if self.templates_learned else "")
         )
