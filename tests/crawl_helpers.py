@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,3 +78,32 @@ def word_f1(got: str, want: str) -> float:
         return 0.0
     precision, recall = common / len(got_words), common / len(want_words)
     return 2 * precision * recall / (precision + recall)
+
+
+def feedsift_command(db: Path, *args: str) -> list[str]:
+    """``python -m feedsift ARGS`` on ``db``, loopback allowed, short timeouts."""
+    return [sys.executable, "-m", "feedsift", *args, "--db", str(db), "--allow-private",
+            "--timeout", "5"]  # fmt: skip
+
+
+def count_rows(db: Path, table: str) -> int:
+    """Rows of ``table``, read only (a running crawl may be writing); 0 before it exists."""
+    try:
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+        finally:
+            connection.close()
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def wait_for_rows(
+    db: Path, table: str, at_least: int, process: subprocess.Popen[bytes], seconds: float = 60
+) -> None:
+    """Wait until ``table`` holds ``at_least`` rows; fail if ``process`` dies or time is up."""
+    deadline = time.monotonic() + seconds
+    while count_rows(db, table) < at_least:
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline, f"{table} never reached {at_least}"
+        time.sleep(0.05)

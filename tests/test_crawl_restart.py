@@ -5,14 +5,19 @@ from __future__ import annotations
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from crawl_helpers import post_of, stored_documents, subscribe
+from crawl_helpers import (
+    count_rows,
+    feedsift_command,
+    post_of,
+    stored_documents,
+    subscribe,
+    wait_for_rows,
+)
 from feedsift.testweb import TestWeb
 
 GENERATED = ("marginalia", "fieldnotes", "gazette")
@@ -24,30 +29,6 @@ SLOW_ENOUGH = "0.2"
 def web() -> Iterator[TestWeb]:
     with TestWeb(seed=5, rounds=2) as started:
         yield started
-
-
-def _feedsift(db: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "feedsift", *args, "--db", str(db), "--allow-private",
-            "--timeout", "5"]  # fmt: skip
-
-
-def _count(db: Path, table: str) -> int:
-    try:
-        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-        finally:
-            connection.close()
-    except sqlite3.OperationalError:  # not created yet
-        return 0
-
-
-def _wait_for(db: Path, table: str, at_least: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while _count(db, table) < at_least:
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        assert time.monotonic() < deadline, f"{table} never reached {at_least}"
-        time.sleep(0.05)
 
 
 def _posts(web: TestWeb) -> set[str]:
@@ -70,16 +51,16 @@ def _check_against_truth(web: TestWeb, db: Path) -> None:
 def test_sigkill_mid_crawl_then_restart(web: TestWeb, tmp_path: Path) -> None:
     db = tmp_path / "f.db"
     subscribe(db, web.feed_urls("good"))
-    watch = subprocess.Popen(_feedsift(db, "watch", "--delay", SLOW_ENOUGH),
+    watch = subprocess.Popen(feedsift_command(db, "watch", "--delay", SLOW_ENOUGH),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
     try:
-        _wait_for(db, "documents", 4, watch)
+        wait_for_rows(db, "documents", 4, watch)
     finally:
         watch.send_signal(signal.SIGKILL)
         watch.wait()
-    assert _count(db, "documents") < len(_posts(web))  # killed in the middle
+    assert count_rows(db, "documents") < len(_posts(web))  # killed in the middle
     web.advance()  # and the sites published meanwhile
-    rerun = subprocess.run(_feedsift(db, "crawl", "--once", "--all", "--delay", "0"),
+    rerun = subprocess.run(feedsift_command(db, "crawl", "--once", "--all", "--delay", "0"),
                            capture_output=True, text=True, timeout=120)  # fmt: skip
     assert rerun.returncode == 0, rerun.stderr
     _check_against_truth(web, db)
@@ -88,9 +69,9 @@ def test_sigkill_mid_crawl_then_restart(web: TestWeb, tmp_path: Path) -> None:
 def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_path: Path) -> None:
     db = tmp_path / "f.db"
     subscribe(db, web.feed_urls("good"))
-    watch = subprocess.Popen(_feedsift(db, "watch", "--delay", SLOW_ENOUGH),
+    watch = subprocess.Popen(feedsift_command(db, "watch", "--delay", SLOW_ENOUGH),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    _wait_for(db, "documents", 3, watch)
+    wait_for_rows(db, "documents", 3, watch)
     watch.send_signal(signal.SIGTERM)
     out, err = watch.communicate(timeout=30)
     assert watch.returncode == 0, err
@@ -102,7 +83,7 @@ def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_pat
     ).fetchone()[0]
     connection.close()
     assert unextracted == 0  # what was fetched before the stop was extracted and stored
-    rerun = subprocess.run(_feedsift(db, "crawl", "--once", "--all", "--delay", "0"),
+    rerun = subprocess.run(feedsift_command(db, "crawl", "--once", "--all", "--delay", "0"),
                            capture_output=True, text=True, timeout=120)  # fmt: skip
     assert rerun.returncode == 0, rerun.stderr
     _check_against_truth(web, db)

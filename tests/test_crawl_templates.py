@@ -11,13 +11,11 @@ import math
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from crawl_helpers import crawl_once, subscribe
+from crawl_helpers import crawl_once, feedsift_command, subscribe, wait_for_rows
 from feedsift.evaluation.templates_bench import path_key as _key
 from feedsift.testweb import TestWeb
 
@@ -62,11 +60,10 @@ def test_feedsift_watch_harvests_a_blog_beyond_its_feed(tmp_path: Path) -> None:
     with TestWeb(ssg_root=tmp_path / "ssg", rounds=1) as web:
         site = next(site for site in web.truth().sites if site.name == name)
         subscribe(db, [feed.url for feed in site.feeds])
-        command = [sys.executable, "-m", "feedsift", "watch", "--db", str(db),
-                   "--allow-private", "--delay", "0", "--timeout", "5"]  # fmt: skip
+        command = feedsift_command(db, "watch", "--delay", "0")
         watch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            _wait_for_articles(db, math.ceil(0.9 * len(gold)), watch)
+            wait_for_rows(db, "articles", math.ceil(0.9 * len(gold)), watch, seconds=120)
         finally:
             err = _stop(watch)
     assert watch.returncode == 0, err
@@ -104,22 +101,3 @@ def _stop(process: subprocess.Popen[bytes]) -> str:
         process.kill()
         _, err = process.communicate()
     return err.decode(errors="replace")
-
-
-def _wait_for_articles(db: Path, at_least: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while _articles(db) < at_least:
-        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-        assert time.monotonic() < deadline, f"fewer than {at_least} articles after 120 s"
-        time.sleep(0.1)
-
-
-def _articles(db: Path) -> int:
-    try:
-        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(connection.execute("SELECT COUNT(*) FROM articles").fetchone()[0])
-        finally:
-            connection.close()
-    except sqlite3.OperationalError:  # no table yet
-        return 0
