@@ -27,6 +27,7 @@ from feedsift.extractors.pipeline import PageAnalysis, analyse_page
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
 from feedsift.extractors.title_ranker import choose_title_text
+from feedsift.extractors.token_classes import TokenClassCache
 from feedsift.metadata import PageMetadata, read_metadata
 from feedsift.metadata.dates import htmldate_published
 from feedsift.parsing.layout import LayoutProvider
@@ -77,6 +78,7 @@ class LearnedPageExtractor:
         self._block: Predictor = bundle.get("block")
         self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
         self.roles = ClassRoleCache()
+        self.token_classes = TokenClassCache()
 
     @classmethod
     def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
@@ -85,7 +87,7 @@ class LearnedPageExtractor:
 
     def decide(self, page: ParsedPage) -> BlockDecision:
         """Run the learned block-level stages on a parsed page."""
-        analysis = analyse_page(page, layout=self.layout, roles=self.roles)
+        analysis = analyse_page(page, self.layout, self.roles, self.token_classes)
         signals, table = analysis.signals, analysis.table
         title = choose_title(analysis.titles, self._title_model)
         context = score_subtrees(signals, table, analysis.subtree_tags, title.block,

@@ -14,6 +14,7 @@ from feedsift.extractors.ranges import SubtreeTable, subtree_table
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals, page_signals
 from feedsift.extractors.titles import TitleCandidates, title_candidates
+from feedsift.extractors.token_classes import TokenClassCache
 from feedsift.parsing.layout import LayoutProvider, StaticLayout
 from feedsift.parsing.page import ParsedPage
 from feedsift.parsing.xpath import select_strings
@@ -51,11 +52,13 @@ def analyse_page(
     page: ParsedPage,
     layout: LayoutProvider | None = None,
     roles: ClassRoleCache | None = None,
+    token_classes: TokenClassCache | None = None,
 ) -> PageAnalysis:
-    """Compute everything the page-level models read (``roles``: a class-name cache)."""
+    """Compute everything the page-level models read (``roles`` and ``token_classes``:
+    caches of class-name roles and of word classes)."""
     view = page.view
     found = (layout or StaticLayout()).layout(view)
-    signals = page_signals(view, found, roles)
+    signals = page_signals(view, found, roles, token_classes)
     table = subtree_table(view, signals)
     titles = title_candidates(view, signals, title_references(page), page.url)
     tags = tuple(s.tag for s in view.subtrees)

@@ -13,12 +13,12 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from feedsift.extractors.roles import ClassRoleCache, RoleMasks, role_masks
-from feedsift.extractors.vocabulary import POST_END_PHRASES, STOPWORDS
+from feedsift.extractors.token_classes import TokenClassCache, token_shares
+from feedsift.extractors.vocabulary import POST_END_PHRASES
 from feedsift.parsing.blocks import BlockView, TextBlock
 from feedsift.parsing.layout import Layout
 from feedsift.text.tokens import CJK_RANGES
@@ -71,27 +71,6 @@ TEXT_COLUMNS = (
 )  # fmt: skip
 
 
-def _token_shares(blocks: Sequence[TextBlock]) -> np.ndarray:
-    """Per block: shares of stopwords, capitalised and numeric tokens, mean token length.
-
-    All tokens of the page are tested in one flat pass (C-level ``map``), then summed back
-    per block: much cheaper than a Python loop per block.
-    """
-    lengths = np.fromiter((len(b.tokens) for b in blocks), dtype=np.int64, count=len(blocks))
-    tokens = [token for b in blocks for token in b.tokens]
-    owner = np.repeat(np.arange(len(blocks)), lengths)
-    count = len(tokens)
-    columns = (
-        np.fromiter(map(STOPWORDS.__contains__, map(str.lower, tokens)), bool, count=count),
-        np.fromiter(map(str.isupper, map(itemgetter(0), tokens)), bool, count=count),
-        np.fromiter(map(str.isdigit, tokens), bool, count=count),
-        np.fromiter(map(len, tokens), np.int64, count=count),
-    )
-    size = np.maximum(lengths, 1)
-    sums = [np.bincount(owner, weights=c, minlength=len(blocks)) for c in columns]
-    return np.column_stack([total / size for total in sums])
-
-
 def _ending_row(text: str, n_tokens: int) -> tuple[float, ...]:
     return (
         float(text.endswith(_SENTENCE_END)),
@@ -102,12 +81,12 @@ def _ending_row(text: str, n_tokens: int) -> tuple[float, ...]:
     )
 
 
-def _text_matrix(blocks: Sequence[TextBlock]) -> np.ndarray:
+def _text_matrix(blocks: Sequence[TextBlock], cache: TokenClassCache | None) -> np.ndarray:
     """The :data:`TEXT_COLUMNS` of every block."""
     if not blocks:
         return np.zeros((0, len(TEXT_COLUMNS)))
     endings = np.array([_ending_row(b.text, len(b.tokens)) for b in blocks], dtype=np.float64)
-    return np.hstack([_token_shares(blocks), endings])
+    return np.hstack([token_shares(blocks, cache), endings])
 
 
 def is_marker(text: str, n_words: int) -> bool:
@@ -119,9 +98,11 @@ def is_marker(text: str, n_words: int) -> bool:
 
 
 def page_signals(
-    view: BlockView, layout: Layout, roles: ClassRoleCache | None = None
-) -> PageSignals:
-    """Compute every per-block signal of a page (``roles`` caches class-name roles)."""
+    view: BlockView, layout: Layout, roles: ClassRoleCache | None = None,
+    token_classes: TokenClassCache | None = None,
+) -> PageSignals:  # fmt: skip
+    """Compute every per-block signal of a page (``roles`` caches class-name roles,
+    ``token_classes`` the word classes of tokens)."""
     blocks = view.blocks
     counts = Counter(b.text for b in blocks)
     n = len(blocks)
@@ -140,7 +121,7 @@ def page_signals(
         words=numbers[:, 0],
         link=numbers[:, 1],
         punct=numbers[:, 2],
-        text=_text_matrix(blocks),
+        text=_text_matrix(blocks, token_classes),
         tag_group=numbers[:, 3].astype(np.int64),
         depth=numbers[:, 4],
         line_break=numbers[:, 5],
