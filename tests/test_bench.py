@@ -122,6 +122,43 @@ def test_known_output_gets_known_scores(known_root: Path) -> None:
     assert snip.lcs is None
 
 
+class LoggingPeer(ScriptedPeer):
+    """A scripted peer that writes down which peer ran which gold page, in order (the
+    warm-up page, which has no URL, aside)."""
+
+    def __init__(self, name: str, log: list[tuple[str, str]]) -> None:
+        super().__init__(name, KNOWN_OUTPUTS)
+        self.log = log
+
+    def run(self, page: PeerInput) -> PeerResult:
+        if page.url:
+            self.log.append((self.name, page.url))
+        return super().run(page)
+
+
+@pytest.mark.parametrize("turn", [1, 2, 20])
+def test_peers_take_turns_over_runs_of_pages(known_root: Path, turn: int) -> None:
+    log: list[tuple[str, str]] = []
+    peers = [LoggingPeer("first", log), LoggingPeer("second", log)]
+    run = run_bench(known_root, BenchOptions(progress=False, turn=turn), peers)
+    pages = [url for name, url in log if name == "first"]
+    assert sorted(pages) == ["u:a", "u:b", "u:s"] and len(log) == 6
+    expected = [
+        (name, url)
+        for start in range(0, 3, turn)
+        for name in ("first", "second")
+        for url in pages[start : start + turn]
+    ]
+    assert log == expected  # each peer runs a whole turn before the next peer
+    # scores come back page by page, peers in order, whatever the turn
+    first_page = run.scores[0].page_id
+    assert [(s.page_id, s.peer) for s in run.scores[:2]] == [
+        (first_page, "first"),
+        (first_page, "second"),
+    ]
+    assert _row(run, "text", "second").lcs == _row(run, "text", "first").lcs
+
+
 def test_pooled_row_averages_pages_of_all_datasets(known_root: Path) -> None:
     run = run_bench(
         known_root, BenchOptions(progress=False), [ScriptedPeer("scripted", KNOWN_OUTPUTS)]

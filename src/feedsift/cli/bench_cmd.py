@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from feedsift.errors import DatasetError
-from feedsift.evaluation.bench import BenchOptions, run_bench
+from feedsift.evaluation.bench import DEFAULT_TURN, BenchOptions, run_bench
 from feedsift.evaluation.datasets import DEFAULT_BENCH_DIR
 from feedsift.evaluation.listings import (
     DEFAULT_SITES_DIR,
@@ -130,6 +130,14 @@ def _add_selection_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"only these peers (default: all installed of {peers})",
     )
     add("--limit", type=_positive, metavar="N", help="at most N pages per dataset (or site)")
+    add(
+        "--turn",
+        type=_positive,
+        default=DEFAULT_TURN,
+        metavar="N",
+        help="pages each peer extracts in a row before the next peer takes the same pages "
+        f"(default: {DEFAULT_TURN}; 1 rotates the peers page by page, timing each one cold)",
+    )
 
 
 def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -229,7 +237,9 @@ def _run_bench(args: argparse.Namespace) -> int:
     root = args.folder if args.folder is not None else DEFAULT_BENCH_DIR
     if args.folder is None and not root.is_dir():
         return _fail(missing_default("benchmark", root, "feedsift bench DATASETS_DIR"), EXIT_DATA)
-    options = BenchOptions(args.split, args.datasets, args.peers, args.limit, not args.quiet)
+    options = BenchOptions(
+        args.split, args.datasets, args.peers, args.limit, not args.quiet, args.turn
+    )
     try:
         report = summarize(run_bench(root, options))
     except DatasetError as exc:
