@@ -4,7 +4,9 @@ Every peer sees the same pages in the same process. The peers take *turns* over 
 :data:`DEFAULT_TURN` pages: each peer extracts the run's pages in a row, as it would on a
 stream of pages, then the next peer the same pages; the scoring comes after the run. So
 each peer is timed warm, as in real use, and the machine's noise (seconds long on a
-shared machine) still hits all peers alike: speed figures are best read as ratios. A turn
+shared machine) still hits all peers alike: speed figures are best read as ratios. The
+peer that opens a run changes from run to run: the first peer finds the caches cold
+(the scoring came before it) and the ones after it find the same pages already read. A turn
 of one page (``turn=1``) rotates the peers page by page, which times every peer cold:
 its caches are the previous peer's. Only the peer's own call is timed
 (``time.perf_counter`` around ``Peer.run``): reading, gunzipping and decoding the page
@@ -232,11 +234,15 @@ def _peer_input(page: GoldPage) -> PeerInput:
     return PeerInput(data, html, page.url)
 
 
-def _score_turn(pages: Sequence[GoldPage], peers: Sequence[Peer]) -> Iterator[PageScore]:
-    """Each peer runs all of ``pages`` in a row; then every result is scored (page by
-    page, peers in order)."""
+def _score_turn(
+    pages: Sequence[GoldPage], peers: Sequence[Peer], first: int
+) -> Iterator[PageScore]:
+    """Each peer runs all of ``pages`` in a row, peer number ``first`` first; then every
+    result is scored (page by page, peers in their given order)."""
     sources = [_peer_input(page) for page in pages]
-    runs = [[_run_peer(peer, source) for source in sources] for peer in peers]
+    order = [*range(first, len(peers)), *range(first)]
+    timed = {n: [_run_peer(peers[n], source) for source in sources] for n in order}
+    runs = [timed[n] for n in range(len(peers))]
     for number, (page, source) in enumerate(zip(pages, sources, strict=True)):
         for peer, results in zip(peers, runs, strict=True):
             result, seconds, error = results[number]
@@ -311,9 +317,9 @@ def run_bench(
     scores: list[PageScore] = []
     bar = tqdm(total=len(every_page), desc="bench", unit="page", disable=not options.progress)
     with bar, _silenced_peers():
-        for start in range(0, len(every_page), turn):
+        for number, start in enumerate(range(0, len(every_page), turn)):
             run = every_page[start : start + turn]
-            scores.extend(_score_turn(run, chosen))
+            scores.extend(_score_turn(run, chosen, number % max(1, len(chosen))))
             bar.update(len(run))
     return BenchRun(
         root=root,
