@@ -48,3 +48,13 @@ def test_tokenising_a_join_with_space_concatenates(a: str, b: str) -> None:
 def test_whitespace_does_not_change_tokens(text: str) -> None:
     assert tokenize(normalize_space(text)) == tokenize(text)
     assert tokenize(text.replace(" ", "\n  ")) == tokenize(text)
+
+
+#: The defining pattern: one token per CJK character, ``\w+`` runs of anything else.
+DEFINITION = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60) | st.text(max_size=60))
+def test_the_fast_paths_give_the_defining_tokens(text: str) -> None:
+    assert tokenize(text) == DEFINITION.findall(text)
+    assert tokenize(text + " 你好") == DEFINITION.findall(text + " 你好")  # the CJK path

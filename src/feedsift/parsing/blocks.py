@@ -95,6 +95,11 @@ class BlockView:
         return sum(b.n_words for b in self.blocks)
 
 
+#: Builds a record from a tuple of all its fields in order, in C: a ``NamedTuple``'s own
+#: constructor is a Python function, and the walk makes one record per block and subtree.
+_new_record = tuple.__new__
+
+
 class _Node:
     """Running totals of an element that holds at least one block (a future subtree)."""
 
@@ -110,8 +115,9 @@ class _Node:
         self.punct = 0
 
     def subtree(self) -> Subtree:
-        return Subtree(self.index, self.element, self.tag, self.parent, self.depth, self.first,
-                       self.last, self.words, self.link, self.punct)  # fmt: skip
+        fields = (self.index, self.element, self.tag, self.parent, self.depth, self.first,
+                  self.last, self.words, self.link, self.punct)  # fmt: skip
+        return _new_record(Subtree, fields)
 
 
 def _owner(stack: list[list[Any]], nodes: list[_Node]) -> _Node:
@@ -143,8 +149,8 @@ def _emit(
     share = min(1.0, link_chars / sum(len(p.strip()) for p in parts)) if link_chars else 0.0
     punct = len(_PUNCT_RE.findall(text))
     index, words = len(blocks), len(tokens)
-    blocks.append(TextBlock(index, text, owner.element, owner.tag, owner.index, words, punct,
-                            share, boundary, tokens))  # fmt: skip
+    blocks.append(_new_record(TextBlock, (index, text, owner.element, owner.tag, owner.index,
+                                          words, punct, share, boundary, tokens)))  # fmt: skip
     if owner.first < 0:
         owner.first = index
     owner.words += words

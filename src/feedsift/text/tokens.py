@@ -24,8 +24,9 @@ CJK_RANGES = (
 )
 
 _TOKEN_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
-#: The same tokens for ASCII text (no CJK possible), found faster.
-_ASCII_TOKEN_RE = re.compile(r"\w+")
+#: The same tokens for text without CJK characters, found faster.
+_WORD_RE = re.compile(r"\w+")
+_CJK_CHAR_RE = re.compile(f"[{CJK_RANGES}]")
 
 
 def tokenize(text: str) -> list[str]:
@@ -34,7 +35,9 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Hello, world! 你好")
     ['Hello', 'world', '你', '好']
     """
-    return (_ASCII_TOKEN_RE if text.isascii() else _TOKEN_RE).findall(text)
+    if text.isascii() or _CJK_CHAR_RE.search(text) is None:
+        return _WORD_RE.findall(text)
+    return _TOKEN_RE.findall(text)
 
 
 def tokenize_lower(text: str) -> list[str]:
