@@ -45,7 +45,9 @@ LCS and by 4-gram shingles, trafilatura's snippet scores where gold has with/wit
 snippets, title/author/date accuracy where gold has them, and docs/s and MB/s with the
 speed ratio against trafilatura. The peers (trafilatura, readability-lxml, jusText,
 boilerpy3, resiliparse, goose3; htmldate for dates) run in the same process on the same
-pages when installed: pip install 'feedsift[compare]'.
+pages when installed: pip install 'feedsift[compare]'. They take turns over runs of
+--turn pages (each peer extracts the run's pages in a row, timed warm as on a stream;
+the peer that opens a run rotates), so the machine's noise hits them alike.
 
 Writes a table on the terminal and JSON + Markdown reports (default: {RESULTS_DIR}/).
 
