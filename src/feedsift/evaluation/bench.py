@@ -3,12 +3,12 @@
 Every peer sees the same pages in the same process. The peers take *turns* over runs of
 :data:`DEFAULT_TURN` pages: each peer extracts the run's pages in a row, as it would on a
 stream of pages, then the next peer the same pages; the scoring comes after the run. So
-each peer is timed warm, as in real use, and the machine's noise (seconds long on a
-shared machine) still hits all peers alike: speed figures are best read as ratios. The
-peer that opens a run changes from run to run: the first peer finds the caches cold
-(the scoring came before it) and the ones after it find the same pages already read. A turn
-of one page (``turn=1``) rotates the peers page by page, which times every peer cold:
-its caches are the previous peer's. Only the peer's own call is timed
+each peer is timed warm, as in real use, and the machine's noise (on a shared machine it
+comes in swings longer than a run) still hits all peers alike: speed figures are best
+read as ratios. The peer that opens a run changes from run to run: the first peer finds
+the caches cold (the scoring came before it) and the ones after it find the same pages
+already read. A turn of one page (``turn=1``) rotates the peers page by page, which
+times every peer cold: its caches are the previous peer's. Only the peer's own call is timed
 (``time.perf_counter`` around ``Peer.run``): reading, gunzipping and decoding the page
 are shared and not charged.
 
