@@ -21,7 +21,7 @@ from feedsift.extractors.token_classes import TokenClassCache, token_shares
 from feedsift.extractors.vocabulary import POST_END_PHRASES
 from feedsift.parsing.blocks import BlockView, TextBlock
 from feedsift.parsing.layout import Layout
-from feedsift.text.tokens import CJK_RANGES
+from feedsift.text.tokens import CJK_CHAR
 
 __all__ = ["OWNER_TAGS", "TEXT_COLUMNS", "PageSignals", "is_marker", "page_signals"]
 
@@ -37,7 +37,6 @@ _TAG_GROUP = {tag: i for i, group in enumerate(OWNER_TAGS) for tag in group}
 #: Longest block (in words) that can be a post-end marker such as "Leave a comment".
 MARKER_MAX_WORDS = 6
 
-_CJK_RE = re.compile(f"[{CJK_RANGES}]")
 _MARKER_STRIP_RE = re.compile(r"[\s\d:()\[\]|»«>·•\-–—.,!?]+")
 _SENTENCE_END = tuple(".!?。！？\"'”’)»")
 
@@ -76,7 +75,7 @@ def _ending_row(text: str, n_tokens: int) -> tuple[float, ...]:
         float(text.endswith(_SENTENCE_END)),
         float(text.endswith(("…", "..."))),
         float(text[-1:] in (":", ";")),
-        len(_CJK_RE.findall(text)) / max(1, n_tokens) if not text.isascii() else 0.0,
+        len(CJK_CHAR.findall(text)) / max(1, n_tokens) if not text.isascii() else 0.0,
         float(text[:1].isupper()),
     )
 

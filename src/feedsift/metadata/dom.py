@@ -48,7 +48,6 @@ BYLINE_MARKS = ("byline", "author", "writer", "autor")
 #: Any of the byline words (a Python scan of class/id beats XPath ``contains`` here).
 _BYLINE_WORD = re.compile("|".join(BYLINE_MARKS))
 
-
 #: Class/id words of author-ish boxes that are not a byline (bios, avatars, comment authors).
 NOT_BYLINE_WORDS = ("comment", "bio", "avatar", "image", "img", "photo", "description", "about")
 

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["CJK_RANGES", "normalize_space", "token_f1", "tokenize", "tokenize_lower"]
+__all__ = ["CJK_CHAR", "CJK_RANGES", "normalize_space", "token_f1", "tokenize", "tokenize_lower"]
 
 #: Scripts written without spaces between words: every character is a token of its own.
 #: Han (basic, extension A and compatibility, supplementary planes), kana and Hangul syllables.
@@ -26,7 +26,8 @@ CJK_RANGES = (
 _TOKEN_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
 #: The same tokens for text without CJK characters, found faster.
 _WORD_RE = re.compile(r"\w+")
-_CJK_CHAR_RE = re.compile(f"[{CJK_RANGES}]")
+#: One CJK character.
+CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 
 
 def tokenize(text: str) -> list[str]:
@@ -35,7 +36,7 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Hello, world! 你好")
     ['Hello', 'world', '你', '好']
     """
-    if text.isascii() or _CJK_CHAR_RE.search(text) is None:
+    if text.isascii() or CJK_CHAR.search(text) is None:
         return _WORD_RE.findall(text)
     return _TOKEN_RE.findall(text)
 
