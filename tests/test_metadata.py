@@ -139,3 +139,42 @@ def test_cjk_titles_are_cut_at_separators_without_spaces() -> None:
     assert "2025-03-05 第10周 星期三" in texts and "小径分岔的兔子洞" in texts
     english = read_metadata(parse_page("<title>An e-mail from 2025-03-05</title>"))
     assert [c.text for c in english.title_candidates] == ["An e-mail from 2025-03-05"]
+
+
+BLOG_POST = """<html><head><title>KaTeX demo | Retypeset</title></head><body>
+<header><a href="/en/">Retypeset</a><nav><a href="/">Home</a></nav></header>
+<article><h1>KaTeX demo</h1><p>Maths in the browser.</p></article></body></html>"""
+
+
+def test_site_name_from_a_front_page_link_the_title_confirms() -> None:
+    meta = read_metadata(parse_page(BLOG_POST, url="https://blog.example/en/posts/katex/"))
+    assert meta.site_name == "Retypeset"
+    assert FieldSource("site_name", "dom", "home-link") in meta.sources
+
+
+def test_a_front_page_link_the_title_does_not_name_is_no_site_name() -> None:
+    html = BLOG_POST.replace("<title>KaTeX demo | Retypeset</title>", "<title>KaTeX demo</title>")
+    assert read_metadata(parse_page(html)).site_name is None  # "Home" is a menu, not a name
+
+
+def test_a_logo_alt_names_the_site_and_structured_names_come_first() -> None:
+    image = '<a href="https://blog.example/"><img src="l.png" alt="Retypeset"></a>'
+    logo = BLOG_POST.replace('<a href="/en/">Retypeset</a>', image)
+    assert read_metadata(parse_page(logo, url="https://blog.example/p")).site_name == "Retypeset"
+    other_host = read_metadata(parse_page(logo, url="https://elsewhere.example/p"))
+    assert other_host.site_name is None  # another host's front page is not this site's
+    og = logo.replace("</head>", '<meta property="og:site_name" content="Retypeset Blog"></head>')
+    assert read_metadata(parse_page(og)).site_name == "Retypeset Blog"
+
+
+@pytest.mark.parametrize(
+    ("href", "home"),
+    [("/", True), ("./", True), ("/index.html", True), ("https://a.example", True),
+     ("//a.example/", True), ("/en/", True), ("/zh-tw/", True), ("", False), ("#", False),
+     ("/blog/", False), ("/?p=1", False), ("https://a.example/post", False),
+     ("mailto:a@a.example", False)],
+)  # fmt: skip
+def test_front_page_hrefs(href: str, home: bool) -> None:
+    from feedsift.metadata.scan import HOME_HREF
+
+    assert bool(HOME_HREF.fullmatch(href)) is home

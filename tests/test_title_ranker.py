@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import feedsift
 from feedsift.extractors.title_ranker import title_options
 from feedsift.metadata import read_metadata
 from feedsift.parsing.page import parse_page
@@ -30,3 +31,25 @@ def test_the_title_block_joins_the_string_it_repeats() -> None:
     assert {"opengraph/og:title", "block"} <= options["Big story"].origins
     assert options["Big story"].rank == 0
     assert "Big story | Example" in options and "Example" in options  # the <title>'s parts
+
+
+def test_the_sites_own_name_is_not_a_title_option_when_others_exist() -> None:
+    html = """<html><head><title>Winter rides | Bike Hugger</title></head><body>
+    <h1><a href="/">Bike Hugger</a></h1><h1>Winter rides</h1><p>Text.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.site_name == "Bike Hugger"
+    texts = {o.text for o in title_options(meta, "Bike Hugger")}
+    assert "Bike Hugger" not in texts and "Winter rides" in texts
+    head = "<head><meta property='og:site_name' content='X'><title>X</title></head>"
+    only = read_metadata(parse_page(f"<html>{head}<body><p>t</p></body></html>"))
+    assert [o.text for o in title_options(only, None)] == ["X"]  # nothing else: kept
+
+
+def test_a_blog_header_link_does_not_title_the_post() -> None:
+    html = """<html><head><title>Winter rides | Bike Hugger</title></head><body>
+    <header><h1><a href="/">Bike Hugger</a></h1></header>
+    <article><h1>Winter rides</h1><p>We rode through the snow for three days and it was
+    colder than any of us had expected, but the bikes held up well.</p></article>
+    </body></html>"""
+    article = feedsift.extract(html, url="https://bikehugger.example/2024/winter-rides")
+    assert (article.title, article.site_name) == ("Winter rides", "Bike Hugger")

@@ -38,7 +38,8 @@ FIELD_PRIORITY: dict[Field, tuple[str, ...]] = {
     ),
     "language": ("dom/html[lang]", "opengraph", "meta", "json-ld", "dom"),
     "canonical_url": ("meta/link[rel=canonical]", "opengraph", "json-ld"),
-    "site_name": ("opengraph", "json-ld", "meta"),
+    # A front-page link's text counts only when the ``<title>`` confirms it (dom.py).
+    "site_name": ("opengraph", "json-ld", "meta", "dom/home-link"),
     "image": ("opengraph", "meta", "json-ld"),
     "description": ("opengraph", "meta/description", "meta", "json-ld"),
 }  # fmt: skip

@@ -1,5 +1,6 @@
 """Clues from the document itself: ``<title>``, ``<h1>``, ``<html lang>``, ``<time>``,
-``rel=author`` / ``rel=tag`` anchors, and bylines found by their class or id.
+``rel=author`` / ``rel=tag`` anchors, bylines found by their class or id, and the site's
+name from a link to its front page that the ``<title>`` confirms.
 
 The byline search walks the body once more, so ``read_metadata`` runs it only when no
 structured source named an author.
@@ -10,11 +11,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
 
 from lxml import etree
 
 from feedsift.metadata.record import Clue
 from feedsift.metadata.scan import MarkupIndex, elements, text_of
+from feedsift.metadata.titles import TITLE_SEPARATORS
 
 __all__ = [
     "BYLINE_MARKS",
@@ -22,6 +25,7 @@ __all__ = [
     "NAME_MARKS",
     "byline_clues",
     "document_clues",
+    "home_link_clues",
     "time_clues",
 ]
 
@@ -76,6 +80,50 @@ def document_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
         clues.append(Clue("language", lang, "dom", "html[lang]"))
     clues.extend(_anchor_clues(index))
     return clues
+
+
+def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
+    """The site's name from a link to its front page, when the ``<title>`` confirms it.
+
+    A logo or name link (``<a href="/">Retypeset</a>``) names the site; the name is kept
+    only when the ``<title>`` begins or ends with it at a separator ("Post | Retypeset"),
+    so menu links ("Home") never count. An absolute link to the front page of a host other
+    than the page's (or its ``<base>``'s) is not this site's.
+    """
+    if index.title is None or not index.home_links:
+        return []
+    parts = TITLE_SEPARATORS.split(text_of(index.title))
+    if len(parts) < 2:
+        return []
+    ends = {parts[0].strip().casefold(), parts[-1].strip().casefold()}
+    own = {_host(url) for url in (page_url, index.base_href)} - {""}
+    for anchor in index.home_links:
+        host = _host(anchor.get("href", "").strip())
+        if host and own and host not in own:
+            continue
+        for name in _anchor_names(anchor):
+            if name.casefold() in ends:
+                return [Clue("site_name", name, "dom", "home-link")]
+    return []
+
+
+def _host(url: str | None) -> str:
+    """The host of ``url`` without ``www.`` ("" for a relative or unparsable one)."""
+    try:
+        return urlsplit(url or "").netloc.lower().removeprefix("www.")
+    except ValueError:
+        return ""
+
+
+def _anchor_names(anchor: etree._Element) -> Iterator[str]:
+    """What a link says: its text, else the ``alt`` of its images (a logo)."""
+    text = text_of(anchor)
+    if text:
+        yield text
+    for image in anchor.iter("img"):
+        alt = (image.get("alt") or "").strip()
+        if alt:
+            yield alt
 
 
 def _anchor_clues(index: MarkupIndex) -> Iterator[Clue]:

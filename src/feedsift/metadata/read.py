@@ -15,7 +15,7 @@ from typing import Any
 from feedsift.metadata.authors import author_names, looks_like_name, split_authors
 from feedsift.metadata.choose import Choice, choose_list, choose_one, ranked
 from feedsift.metadata.dates import date_from_url, htmldate_published, parse_datetime
-from feedsift.metadata.dom import byline_clues, document_clues, time_clues
+from feedsift.metadata.dom import byline_clues, document_clues, home_link_clues, time_clues
 from feedsift.metadata.jsonld import jsonld_clues
 from feedsift.metadata.meta_tags import link_clues, meta_clues, microdata_clues
 from feedsift.metadata.record import Clue, Field, PageMetadata
@@ -62,6 +62,7 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
         *link_clues(index),
         *document_clues(page.root, index),
         *time_clues(index),
+        *home_link_clues(index, page.url),
     ]
     if _needs_microdata(clues):
         clues.extend(microdata_clues(microdata_elements(page.root)))
