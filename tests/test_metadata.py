@@ -139,6 +139,8 @@ def test_cjk_titles_are_cut_at_separators_without_spaces() -> None:
     assert "2025-03-05 第10周 星期三" in texts and "小径分岔的兔子洞" in texts
     english = read_metadata(parse_page("<title>An e-mail from 2025-03-05</title>"))
     assert [c.text for c in english.title_candidates] == ["An e-mail from 2025-03-05"]
+    mixed = read_metadata(parse_page("<title>Journey-小径分岔的兔子洞</title>"))
+    assert {"Journey", "小径分岔的兔子洞"} <= {c.text for c in mixed.title_candidates}
 
 
 BLOG_POST = """<html><head><title>KaTeX demo | Retypeset</title></head><body>

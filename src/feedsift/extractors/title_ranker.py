@@ -19,6 +19,7 @@ import numpy as np
 
 from feedsift.extractors.model import Predictor
 from feedsift.metadata import PageMetadata
+from feedsift.metadata.titles import TITLE_SEPARATORS
 from feedsift.text.tokens import normalize_space, token_f1, tokenize_lower
 
 __all__ = ["TitleOption", "choose_title_text", "option_features", "title_options"]
@@ -136,6 +137,8 @@ def _host_label(url: str | None) -> str:
 def _ends_with_site(folded: str, page: _PageTitles) -> bool:
     """Whether the string ends with a separator and the site's name or host."""
     parts = SEPARATOR.split(folded)
+    if len(parts) < 2:
+        parts = TITLE_SEPARATORS.split(folded)  # CJK separators, written without spaces
     if len(parts) < 2:
         return False
     tail = parts[-1].replace(" ", "")

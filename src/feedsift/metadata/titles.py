@@ -29,7 +29,8 @@ __all__ = [
 #: Separators between a story's title and the site's name or section.
 TITLE_SEPARATORS = re.compile(
     r"\s+(?:\||-|–|—|::|»|·|/|>|\\)\s+"
-    f"|(?<=[{CJK_RANGES}])(?:\\||-|_|–|—|｜)(?=[{CJK_RANGES}])"  # CJK titles: no spaces
+    # CJK titles write separators without spaces; one CJK side is enough ("Journey-小径")
+    f"|(?<=[{CJK_RANGES}])(?:\\||-|_|–|—|｜)(?=\\S)|(?<=\\S)(?:\\||-|_|–|—|｜)(?=[{CJK_RANGES}])"
 )
 #: A kicker (topic line) before the headline: ``"Neue Leipziger Schule: Judy Lybke ..."``.
 KICKER_SEPARATOR = re.compile(r"(?<=\w)[:：]\s+")
