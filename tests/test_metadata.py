@@ -177,6 +177,6 @@ def test_a_logo_alt_names_the_site_and_structured_names_come_first() -> None:
      ("mailto:a@a.example", False)],
 )  # fmt: skip
 def test_front_page_hrefs(href: str, home: bool) -> None:
-    from feedsift.metadata.scan import HOME_HREF
+    from feedsift.metadata.dom import HOME_HREF
 
     assert bool(HOME_HREF.fullmatch(href)) is home

@@ -21,6 +21,7 @@ from feedsift.metadata.titles import TITLE_SEPARATORS
 
 __all__ = [
     "BYLINE_MARKS",
+    "HOME_HREF",
     "MAX_H1",
     "NAME_MARKS",
     "byline_clues",
@@ -31,6 +32,14 @@ __all__ = [
 
 #: The first few ``<h1>`` are title candidates; later ones are teasers and widgets.
 MAX_H1 = 3
+
+#: An ``href`` that points at a site's front page: ``/``, ``./``, ``/index.html``, a bare
+#: ``scheme://host/`` (hosts are compared with the page's) or a language's front page (``/en/``).
+HOME_HREF = re.compile(
+    r"(?:(?:https?:)?//[^/?#\s]+)?/(?:[a-z]{2}(?:[-_][a-z]{2,4})?/)?(?:index\.html?)?"
+    r"|\./|(?:https?:)?//[^/?#\s]+",
+    re.IGNORECASE,
+)
 
 #: ``<time>`` class/id words that mark a publication or an update date.
 PUBLISHED_TIME_WORDS = ("publish", "posted", "created", "pubdate", "date-pub")
@@ -90,21 +99,28 @@ def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
     so menu links ("Home") never count. An absolute link to the front page of a host other
     than the page's (or its ``<base>``'s) is not this site's.
     """
-    if index.title is None or not index.home_links:
+    if index.title is None:
         return []
     parts = TITLE_SEPARATORS.split(text_of(index.title))
     if len(parts) < 2:
         return []
     ends = {parts[0].strip().casefold(), parts[-1].strip().casefold()}
     own = {_host(url) for url in (page_url, index.base_href)} - {""}
-    for anchor in index.home_links:
-        host = _host(anchor.get("href", "").strip())
+    for anchor, href in _home_links(index.anchors):
+        host = _host(href)
         if host and own and host not in own:
             continue
         for name in _anchor_names(anchor):
             if name.casefold() in ends:
                 return [Clue("site_name", name, "dom", "home-link")]
     return []
+
+
+def _home_links(anchors: tuple[etree._Element, ...]) -> Iterator[tuple[etree._Element, str]]:
+    for anchor in anchors:
+        href = (anchor.get("href") or "").strip()
+        if href and HOME_HREF.fullmatch(href):
+            yield anchor, href
 
 
 def _host(url: str | None) -> str:

@@ -62,8 +62,9 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
         *link_clues(index),
         *document_clues(page.root, index),
         *time_clues(index),
-        *home_link_clues(index, page.url),
     ]
+    if not any(clue.field == "site_name" for clue in clues):  # the last resort, read lazily
+        clues.extend(home_link_clues(index, page.url))
     if _needs_microdata(clues):
         clues.extend(microdata_clues(microdata_elements(page.root)))
     chosen: dict[Field, Choice[Any]] = {}

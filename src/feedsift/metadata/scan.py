@@ -1,16 +1,15 @@
 """One quick walk over the document for every element metadata lives in.
 
 ``<meta>``, ``<link>``, ``<base>``, ``<title>``, ``<h1>``, ``<time>``, ``rel=author`` /
-``rel=tag`` anchors and anchors to a front page are gathered by one ``iter`` over those
-tags (the walk runs in C) and each kind goes to its bucket, in document order, so no
-reader walks the tree again.
+``rel=tag`` anchors (and every anchor, for the front-page links) are gathered by one
+``iter`` over those tags (the walk runs in C) and each kind goes to its bucket, in document
+order, so no reader walks the tree again.
 Microdata (``itemprop`` on any element) needs a second walk, so it has its own function,
 called only when the cheaper sources leave a field empty.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -28,13 +27,7 @@ _ITEMPROP = etree.XPath("//@itemprop/..")
 #: Anchors' ``rel`` tokens that mark the linked text as an author name or a tag.
 REL_AUTHOR = "author"
 REL_TAGS = frozenset({"tag", "category"})
-#: An ``href`` that points at a site's front page: ``/``, ``./``, ``/index.html``, a bare
-#: ``scheme://host/`` (the reader compares hosts) or a language's front page (``/en/``).
-HOME_HREF = re.compile(
-    r"(?:(?:https?:)?//[^/?#\s]+)?/(?:[a-z]{2}(?:[-_][a-z]{2,4})?/)?(?:index\.html?)?"
-    r"|\./|(?:https?:)?//[^/?#\s]+",
-    re.IGNORECASE,
-)
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +42,14 @@ class MarkupIndex:
     times: tuple[etree._Element, ...]
     author_links: tuple[etree._Element, ...]  #: ``<a rel=author>``
     tag_links: tuple[etree._Element, ...]  #: ``<a rel=tag>`` and ``<a rel=category>``
-    home_links: tuple[etree._Element, ...] = ()  #: anchors to a front page (``href="/"``)
+    anchors: tuple[etree._Element, ...] = ()  #: every ``<a>`` (front-page links are among them)
 
 
 def scan_markup(root: etree._Element) -> MarkupIndex:
     """Find and bucket the metadata-bearing elements of ``root``."""
     buckets: dict[str, list[etree._Element]] = {
         "meta": [], "link": [], "base": [], "title": [], "h1": [], "time": [],
-        "author": [], "tag": [], "home": [],
+        "author": [], "tag": [], "a": [],
     }  # fmt: skip
     for element in root.iter(*SCANNED_TAGS):
         tag = str(element.tag)
@@ -74,14 +67,12 @@ def scan_markup(root: etree._Element) -> MarkupIndex:
         times=tuple(buckets["time"]),
         author_links=tuple(buckets["author"]),
         tag_links=tuple(buckets["tag"]),
-        home_links=tuple(buckets["home"]),
+        anchors=tuple(buckets["a"]),
     )
 
 
 def _bucket_anchor(element: etree._Element, buckets: dict[str, list[etree._Element]]) -> None:
-    href = element.get("href")
-    if href and HOME_HREF.fullmatch(href.strip()):
-        buckets["home"].append(element)
+    buckets["a"].append(element)
     value = element.get("rel")
     if not value:
         return
