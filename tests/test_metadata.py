@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import FrozenInstanceError
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from feedsift.metadata import PageMetadata, TitleCandidate, read_metadata
 from feedsift.parsing.page import parse_page
@@ -180,3 +183,21 @@ def test_front_page_hrefs(href: str, home: bool) -> None:
     from feedsift.metadata.dom import HOME_HREF
 
     assert bool(HOME_HREF.fullmatch(href)) is home
+
+
+def _defining_separators() -> re.Pattern[str]:
+    """TITLE_SEPARATORS written the plain way (the shipped one matches the separator first)."""
+    from feedsift.text.tokens import CJK_RANGES
+
+    seps = "(?:\\||-|_|–|—|｜)"
+    return re.compile(
+        r"\s+(?:\||-|–|—|::|»|·|/|>|\\)\s+"
+        f"|(?<=[{CJK_RANGES}]){seps}(?=\\S)|(?<=\\S){seps}(?=[{CJK_RANGES}])"
+    )
+
+
+@given(st.text(alphabet="ab1 -|_–—｜»/:小径日本カ", max_size=30))
+def test_title_separators_match_their_plain_definition(text: str) -> None:
+    from feedsift.metadata.titles import TITLE_SEPARATORS
+
+    assert TITLE_SEPARATORS.split(text) == _defining_separators().split(text)
