@@ -12,8 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from feedsift.metadata import PageMetadata, TitleCandidate, read_metadata
+from feedsift.metadata.dom import HOME_HREF
+from feedsift.metadata.titles import TITLE_SEPARATORS
 from feedsift.parsing.page import parse_page
 from feedsift.records import FieldSource
+from feedsift.text.tokens import CJK_RANGES
 
 ARTICLE = {
     "@context": "https://schema.org",
@@ -180,15 +183,11 @@ def test_a_logo_alt_names_the_site_and_structured_names_come_first() -> None:
      ("mailto:a@a.example", False)],
 )  # fmt: skip
 def test_front_page_hrefs(href: str, home: bool) -> None:
-    from feedsift.metadata.dom import HOME_HREF
-
     assert bool(HOME_HREF.fullmatch(href)) is home
 
 
 def _defining_separators() -> re.Pattern[str]:
     """TITLE_SEPARATORS written the plain way (the shipped one matches the separator first)."""
-    from feedsift.text.tokens import CJK_RANGES
-
     seps = "(?:\\||-|_|–|—|｜)"
     return re.compile(
         r"\s+(?:\||-|–|—|::|»|·|/|>|\\)\s+"
@@ -198,6 +197,4 @@ def _defining_separators() -> re.Pattern[str]:
 
 @given(st.text(alphabet="ab1 -|_–—｜»/:小径日本カ", max_size=30))
 def test_title_separators_match_their_plain_definition(text: str) -> None:
-    from feedsift.metadata.titles import TITLE_SEPARATORS
-
     assert TITLE_SEPARATORS.split(text) == _defining_separators().split(text)

@@ -132,7 +132,7 @@ def _host(url: str | None) -> str:
 
 
 def _anchor_names(anchor: etree._Element) -> Iterator[str]:
-    """What a link says: its text, else the ``alt`` of its images (a logo)."""
+    """What a link says: its text, then the ``alt`` of its images (a logo)."""
     text = text_of(anchor)
     if text:
         yield text

@@ -29,7 +29,6 @@ REL_AUTHOR = "author"
 REL_TAGS = frozenset({"tag", "category"})
 
 
-
 @dataclass(frozen=True, slots=True)
 class MarkupIndex:
     """The metadata-bearing elements of one document, each bucket in document order."""
@@ -42,7 +41,7 @@ class MarkupIndex:
     times: tuple[etree._Element, ...]
     author_links: tuple[etree._Element, ...]  #: ``<a rel=author>``
     tag_links: tuple[etree._Element, ...]  #: ``<a rel=tag>`` and ``<a rel=category>``
-    anchors: tuple[etree._Element, ...] = ()  #: every ``<a>`` (front-page links are among them)
+    anchors: tuple[etree._Element, ...]  #: every ``<a>`` (front-page links are among them)
 
 
 def scan_markup(root: etree._Element) -> MarkupIndex:
