@@ -163,6 +163,8 @@ def test_site_name_from_a_front_page_link_the_title_confirms() -> None:
 def test_a_front_page_link_the_title_does_not_name_is_no_site_name() -> None:
     html = BLOG_POST.replace("<title>KaTeX demo | Retypeset</title>", "<title>KaTeX demo</title>")
     assert read_metadata(parse_page(html)).site_name is None  # "Home" is a menu, not a name
+    front = BLOG_POST.replace('<a href="/en/">Retypeset</a>', "").replace("KaTeX demo |", "Home |")
+    assert read_metadata(parse_page(front)).site_name is None  # "Home | Retypeset": a menu word
 
 
 def test_a_logo_alt_names_the_site_and_structured_names_come_first() -> None:

@@ -22,6 +22,7 @@ from feedsift.metadata.titles import TITLE_SEPARATORS
 __all__ = [
     "BYLINE_MARKS",
     "HOME_HREF",
+    "HOME_MENU_WORDS",
     "MAX_H1",
     "NAME_MARKS",
     "byline_clues",
@@ -40,6 +41,13 @@ HOME_HREF = re.compile(
     r"|\./|(?:https?:)?//[^/?#\s]+",
     re.IGNORECASE,
 )
+
+#: Front-page link texts that are menu entries, never a site's name (a front page titled
+#: "Home | Retypeset" must not be named "Home").
+HOME_MENU_WORDS = frozenset({
+    "home", "homepage", "start", "startseite", "accueil", "inicio", "início", "home page",
+    "blog", "index", "首页", "主页", "首頁", "ホーム", "トップ", "홈",
+})  # fmt: skip
 
 #: ``<time>`` class/id words that mark a publication or an update date.
 PUBLISHED_TIME_WORDS = ("publish", "posted", "created", "pubdate", "date-pub")
@@ -111,7 +119,7 @@ def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
         if host and own and host not in own:
             continue
         for name in _anchor_names(anchor):
-            if name.casefold() in ends:
+            if name.casefold() in ends and name.casefold() not in HOME_MENU_WORDS:
                 return [Clue("site_name", name, "dom", "home-link")]
     return []
 
