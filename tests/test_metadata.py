@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from feedsift.metadata import PageMetadata, TitleCandidate, read_metadata
 from feedsift.metadata.dom import HOME_HREF
 from feedsift.metadata.titles import TITLE_SEPARATORS
+from feedsift.metadata.values import site_host
 from feedsift.parsing.page import parse_page
 from feedsift.records import FieldSource
 from feedsift.text.tokens import CJK_RANGES
@@ -200,3 +201,13 @@ def _defining_separators() -> re.Pattern[str]:
 @given(st.text(alphabet="ab1 -|_–—｜»/:小径日本カ", max_size=30))
 def test_title_separators_match_their_plain_definition(text: str) -> None:
     assert TITLE_SEPARATORS.split(text) == _defining_separators().split(text)
+
+
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [("https://www.Example.org:8080/x", "example.org"), ("//cdn.example.org/", "cdn.example.org"),
+     ("https://user@blog.example/", "blog.example"), ("/posts/x", ""), (None, ""),
+     ("http://[::1", "")],
+)  # fmt: skip
+def test_site_host(url: str | None, host: str) -> None:
+    assert site_host(url) == host

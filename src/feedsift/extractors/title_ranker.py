@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from feedsift.extractors.model import Predictor
 from feedsift.metadata import PageMetadata
 from feedsift.metadata.titles import TITLE_SEPARATORS
+from feedsift.metadata.values import site_host
 from feedsift.text.tokens import normalize_space, token_f1, tokenize_lower
 
 __all__ = ["TitleOption", "choose_title_text", "option_features", "title_options"]
@@ -126,11 +126,7 @@ class _PageTitles:
 
 
 def _host_label(url: str | None) -> str:
-    try:
-        host = urlsplit(url or "").netloc.lower().split(":")[0]
-    except ValueError:
-        return ""
-    labels = [x for x in host.split(".") if x not in GENERIC_HOST_LABELS]
+    labels = [x for x in site_host(url).split(".") if x and x not in GENERIC_HOST_LABELS]
     return labels[-2] if len(labels) >= 2 else (labels[0] if labels else "")
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from urllib.parse import urlsplit
 
 from lxml import etree
 
 from feedsift.metadata.record import Clue
 from feedsift.metadata.scan import MarkupIndex, elements, text_of
 from feedsift.metadata.titles import TITLE_SEPARATORS
+from feedsift.metadata.values import site_host
 
 __all__ = [
     "BYLINE_MARKS",
@@ -113,9 +113,9 @@ def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
     if len(parts) < 2:
         return []
     ends = {parts[0].strip().casefold(), parts[-1].strip().casefold()}
-    own = {_host(url) for url in (page_url, index.base_href)} - {""}
+    own = {site_host(url) for url in (page_url, index.base_href)} - {""}
     for anchor, href in _home_links(index.anchors):
-        host = _host(href)
+        host = site_host(href)
         if host and own and host not in own:
             continue
         for name in _anchor_names(anchor):
@@ -129,14 +129,6 @@ def _home_links(anchors: tuple[etree._Element, ...]) -> Iterator[tuple[etree._El
         href = (anchor.get("href") or "").strip()
         if href and HOME_HREF.fullmatch(href):
             yield anchor, href
-
-
-def _host(url: str | None) -> str:
-    """The host of ``url`` without ``www.`` ("" for a relative or unparsable one)."""
-    try:
-        return urlsplit(url or "").netloc.lower().removeprefix("www.")
-    except ValueError:
-        return ""
 
 
 def _anchor_names(anchor: etree._Element) -> Iterator[str]:

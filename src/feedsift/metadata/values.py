@@ -70,6 +70,14 @@ def resolve_url(value: str, base: str | None) -> str | None:
     return resolved if parts.scheme in WEB_SCHEMES and parts.netloc else None
 
 
+def site_host(url: str | None) -> str:
+    """The host of ``url``, lower-cased, without ``www.`` and port ("" when it has none)."""
+    try:
+        return (urlsplit(url or "").hostname or "").removeprefix("www.")
+    except ValueError:
+        return ""
+
+
 def normalize_language(value: str) -> str | None:
     """``en_US`` / ``EN-us`` / ``pt-BR`` to ``en-us`` / ``pt-br``; ``None`` when no tag."""
     text = value.strip().split(",")[0].strip().replace("_", "-").lower()
