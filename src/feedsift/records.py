@@ -28,16 +28,33 @@ class PageKind(StrEnum):
     EMPTY = "empty"  #: nothing that looks like content was found
 
 
-PartKind = Literal["paragraph", "heading", "item", "quote", "code", "cell", "caption"]
+PartKind = Literal["paragraph", "heading", "item", "quote", "code", "cell", "caption", "table"]
+
+#: How a table part's ``text`` separates its cells and its rows.
+CELL_SEPARATOR, ROW_SEPARATOR = "\t", "\n"
 
 
 @dataclass(frozen=True, slots=True)
 class BodyPart:
-    """One paragraph-like piece of the body, in reading order."""
+    """One paragraph-like piece of the body, in reading order.
+
+    A ``code`` part's text is the ``<pre>`` text as written (line breaks and indentation
+    kept). A ``table`` part holds its ``rows`` of cell texts, the first ``head_rows`` of
+    them header rows; its ``text`` is one row per line, cells separated by tabs. A ``cell``
+    is a table cell on its own (a layout table's, or a data table's lone kept cell).
+    """
 
     kind: PartKind
     text: str
     level: int = 0  #: heading level 1-6 for headings, else 0
+    rows: tuple[tuple[str, ...], ...] = ()  #: a table's rows of cells, else empty
+    head_rows: int = 0  #: how many leading ``rows`` are header rows
+
+    @classmethod
+    def table(cls, rows: tuple[tuple[str, ...], ...], head_rows: int = 0) -> BodyPart:
+        """A table part; cell texts must hold no tab or line break (they are collapsed)."""
+        text = ROW_SEPARATOR.join(CELL_SEPARATOR.join(row) for row in rows)
+        return cls("table", text, rows=rows, head_rows=head_rows)
 
 
 #: The mechanisms a metadata field can come from.

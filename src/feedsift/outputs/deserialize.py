@@ -49,7 +49,11 @@ def article_from_dict(data: Mapping[str, Any]) -> Article:
 
 
 def _part(data: Mapping[str, Any]) -> BodyPart:
-    return BodyPart(cast(PartKind, data["kind"]), data["text"], int(data.get("level", 0)))
+    rows = tuple(tuple(str(cell) for cell in row) for row in data.get("rows", ()))
+    return BodyPart(
+        cast(PartKind, data["kind"]), data["text"], int(data.get("level", 0)),
+        rows=rows, head_rows=int(data.get("head_rows", 0)),
+    )  # fmt: skip
 
 
 def _provenance(data: Mapping[str, Any]) -> Provenance:

@@ -2,18 +2,20 @@
 
 Every field of the record is kept (new fields appear without changes here): nested records
 become objects, tuples lists, enums their value, datetimes ISO 8601 strings, non-finite
-floats ``null``. The body's plain ``text`` is added, since most users want only that.
+floats ``null``. The body's plain ``text`` is added, since most users want only that. The
+table-only fields of a body part (``rows``, ``head_rows``) appear on table parts only.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from datetime import date
 from enum import Enum
 from typing import TypeAlias
 
-from feedsift.records import Article
+from feedsift.records import Article, BodyPart
 
 __all__ = ["FIRST_KEYS", "JsonValue", "article_to_dict", "to_json"]
 
@@ -25,6 +27,9 @@ FIRST_KEYS = (
     "kind", "url", "canonical_url", "title", "authors", "published", "updated", "tags",
     "language", "site_name", "description", "image", "text",
 )  # fmt: skip
+#: Fields left out of a record's JSON while they hold their default: a body part's table
+#: fields, which every paragraph would otherwise carry empty.
+SPARSE_FIELDS: Mapping[type, frozenset[str]] = {BodyPart: frozenset({"rows", "head_rows"})}
 
 
 def article_to_dict(article: Article) -> dict[str, JsonValue]:
@@ -45,12 +50,23 @@ def to_json(value: object) -> JsonValue:
     if value is None or isinstance(value, bool | int | float | str | date):
         return _scalar(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return _record(value)
     if isinstance(value, list | tuple):
         return [to_json(item) for item in value]
     if isinstance(value, dict):
         return {str(key): to_json(item) for key, item in value.items()}
     raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
+
+
+def _record(value: object) -> dict[str, JsonValue]:
+    """A dataclass instance as an object, without its sparse fields at their default."""
+    sparse = SPARSE_FIELDS.get(type(value), frozenset())
+    values: dict[str, JsonValue] = {}
+    for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        item = getattr(value, f.name)
+        if f.name not in sparse or item != f.default:
+            values[f.name] = to_json(item)
+    return values
 
 
 def _scalar(value: bool | int | float | str | date | None) -> JsonValue:
