@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from lxml import etree
 from lxml import html as lxml_html
 
 from feedsift.outputs import (
@@ -16,6 +18,7 @@ from feedsift.outputs import (
     article_to_dict,
     render,
 )
+from feedsift.outputs.deserialize import article_from_dict
 from feedsift.outputs.serialize import to_json
 from feedsift.records import (
     Article,
@@ -42,6 +45,7 @@ def full_article() -> Article:
             BodyPart("code", "print('```')\nx = 1 < 2"),
             BodyPart("paragraph", "# not a heading, 1. not a list"),
             BodyPart("caption", "A photo of the harbour."),
+            BodyPart.table((("Ship", "Tonnes"), ("Ada | B", "1,200"), ("Eve", "")), head_rows=1),
         ),
         title="Harbour <News> & more",
         provenance=PROVENANCE,
@@ -259,3 +263,103 @@ def test_stream_markdown_and_html() -> None:
         "page-1.html",
         "page-2.html",
     ]
+
+
+def test_table_parts_carry_rows_in_json_and_come_back() -> None:
+    data = article_to_dict(full_article())
+    table = data["body"][-1]
+    assert table == {
+        "kind": "table",
+        "text": "Ship\tTonnes\nAda | B\t1,200\nEve\t",
+        "level": 0,
+        "rows": [["Ship", "Tonnes"], ["Ada | B", "1,200"], ["Eve", ""]],
+        "head_rows": 1,
+    }
+    assert "rows" not in data["body"][0] and "head_rows" not in data["body"][0]
+    assert article_from_dict(json.loads(json.dumps(data))) == full_article()
+
+
+def test_txt_has_code_verbatim_and_one_table_row_a_line() -> None:
+    text = render(full_article(), "txt")
+    assert "\n\nprint('```')\nx = 1 < 2\n\n" in text
+    assert "\n\nShip\tTonnes\nAda | B\t1,200\nEve\t\n" in text
+
+
+def test_markdown_table() -> None:
+    md = render(full_article(), "markdown")
+    table = "| Ship | Tonnes |\n| --- | --- |\n| Ada \\| B | 1,200 |\n| Eve |  |"
+    assert table in md.split("\n\n")
+
+
+def test_html_table() -> None:
+    doc = lxml_html.document_fromstring(render(full_article(), "html"))
+    assert [th.text for th in doc.iterfind(".//table/thead/tr/th")] == ["Ship", "Tonnes"]
+    rows = [[td.text or "" for td in tr] for tr in doc.iterfind(".//table/tbody/tr")]
+    assert rows == [["Ada | B", "1,200"], ["Eve", ""]]
+
+
+def test_xml_has_trafilatura_shape() -> None:
+    out = render(full_article(), "xml", input_name="harbour.html")
+    assert out.startswith('<?xml version="1.0" encoding="utf-8"?>\n<doc ')
+    doc = etree.fromstring(out.encode())
+    assert doc.tag == "doc"
+    assert doc.get("title") == "Harbour <News> & more"
+    assert doc.get("author") == "Ann Lee; Bo Chen"
+    assert doc.get("date") == "2024-05-14" and doc.get("hostname") == "example.org"
+    assert doc.get("url") == "https://example.org/harbour" and doc.get("pagetype") == "article"
+    assert doc.get("input") == "harbour.html" and doc.get("tags") == "harbour; energy"
+    main = doc.find("main")
+    assert [child.tag for child in main] == [
+        "p", "head", "list", "quote", "code", "p", "p", "table",
+    ]  # fmt: skip
+    assert main.find("head").get("rend") == "h2"
+    assert [item.text for item in main.iterfind("list[@rend='ul']/item")] == [
+        "first point", "second point",
+    ]  # fmt: skip
+    quote = main.find("quote")
+    assert quote.text == "A quoted line." and quote.find("lb").tail == "And its second line."
+    assert main.findtext("code") == "print('```')\nx = 1 < 2"
+    rows = main.findall("table/row")
+    assert [c.get("role") for c in rows[0]] == ["head", "head"]
+    assert [[c.text or "" for c in row] for row in rows[1:]] == [["Ada | B", "1,200"], ["Eve", ""]]
+    assert [p.get("author") for p in doc.iterfind("comments/p")] == ["Tom", None]
+    assert doc.find("comments/p[2]").text == "<b>bold</b> claim"
+
+
+def test_xml_drops_characters_xml_cannot_hold() -> None:
+    article = Article((BodyPart("code", "a\x00b\x0c\tc"),), "t\x01", PROVENANCE)
+    doc = etree.fromstring(render(article, "xml").encode())
+    assert doc.findtext("main/code") == "ab\tc" and doc.get("title") == "t"
+
+
+def test_xml_listing_posts() -> None:
+    doc = etree.fromstring(render(listing(), "xml").encode())
+    assert doc.get("pagetype") == "listing"
+    first, second = doc.iterfind("posts/post")
+    assert (first.get("title"), first.get("url"), first.get("date"), first.text) == (
+        "First post", "https://blog.example.org/first", "2024-03-09", "Teaser one.",
+    )  # fmt: skip
+    assert second.get("url") is None
+
+
+def test_csv_is_one_quoted_row_under_a_header() -> None:
+    out = render(full_article(), "csv", input_name="harbour.html")
+    header, row = csv.reader(io.StringIO(out))
+    assert header[:6] == ["input", "url", "title", "authors", "date", "kind"]
+    record = dict(zip(header, row, strict=True))
+    assert record["title"] == "Harbour <News> & more"
+    assert record["authors"] == "Ann Lee; Bo Chen"
+    assert record["date"] == "2024-05-14T07:30:00+01:00"
+    assert record["text"] == full_article().text  # line breaks, tabs and quotes survive
+    assert record["comments"] == "Great read!\n\n<b>bold</b> claim"
+
+
+def test_stream_xml_and_csv() -> None:
+    docs = etree.fromstring(stream("xml", 3).encode())
+    assert docs.tag == "docs"
+    assert [doc.get("input") for doc in docs] == ["page-0.html", "page-1.html", "page-2.html"]
+    assert etree.fromstring(stream("xml", 0).encode()).tag == "docs"
+    rows = list(csv.reader(io.StringIO(stream("csv", 3))))
+    assert [row[0] for row in rows] == ["input", "page-0.html", "page-1.html", "page-2.html"]
+    assert rows[2][5] == "listing"
+    assert list(csv.reader(io.StringIO(stream("csv", 0)))) == [rows[0]]

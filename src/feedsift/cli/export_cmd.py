@@ -1,4 +1,4 @@
-"""``feedsift export``: stream stored articles out as JSON Lines, text, Markdown and more."""
+"""``feedsift export``: stream stored articles out as JSON Lines, text, Markdown, CSV and more."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ examples:
   feedsift export --format txt --since 24h         what arrived in the last day, as text
   feedsift export --format markdown --site blog.example.org --since 2026-11-01
   feedsift export -o corpus.jsonl --duplicates     include the duplicates found on arrival
+  feedsift export -f csv -o articles.csv           one row per article (url, title, ..., text)
+  feedsift export -f xml > articles.xml            <doc> elements shaped like trafilatura's XML
 """
 
 _RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*([mhdw])$")
@@ -36,7 +38,7 @@ _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "export", help="write stored articles as jsonl, txt, markdown, json or html",
+        "export", help="write stored articles as jsonl, txt, markdown, json, html, xml or csv",
         description=DESCRIPTION, epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip

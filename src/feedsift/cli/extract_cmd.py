@@ -66,13 +66,16 @@ or - for stdin. No INPUT at all reads stdin.
 
 Output goes to stdout unless -o is given. With several inputs, txt puts a '==> INPUT <=='
 line before each document, json writes one array, jsonl one line per input (with an
-"input" field), markdown separates documents with a rule, html puts them in one page.
-A broken input is reported on stderr with its reason and the others go on."""
+"input" field), markdown separates documents with a rule, html puts them in one page,
+xml puts each <doc> (trafilatura's shape) in one <docs> root, csv writes one header line
+and one row per input. A broken input is reported on stderr with its reason and the
+others go on."""
 
 EPILOG = """\
 examples:
   feedsift extract post.html                        plain text: title, blank line, body
-  feedsift extract post.html --format markdown      headings, lists, quotes and code kept
+  feedsift extract post.html --format markdown      headings, lists, quotes, code, tables kept
+  feedsift extract archive/ --format csv -o articles.csv    one row per page
   feedsift extract https://example.org/2024/05/post --format json
   feedsift extract archive/ --format jsonl -o articles.jsonl -j 4
   feedsift extract 'site/**/*.html.gz' -o texts/    one .txt per page under texts/
@@ -81,10 +84,10 @@ examples:
 
 output (-o PATH):
   one input         PATH is the file written (a file inside PATH if PATH is a folder)
-  several inputs    txt, markdown, html: PATH is a folder, one file per input named after
-                    it (page.txt, page.md, page.html; a folder's layout is kept), unless
-                    PATH ends in .txt, .md or .html: then it is one file, as on stdout;
-                    json, jsonl: PATH is the one file written
+  several inputs    txt, markdown, html, xml: PATH is a folder, one file per input named
+                    after it (page.txt, page.md, page.html, page.xml; a folder's layout is
+                    kept), unless PATH ends in .txt, .md, .html or .xml: then it is one
+                    file, as on stdout; json, jsonl, csv: PATH is the one file written
   PATH ending in / or an existing folder always means one file per input in that folder
 
 exit status: 0 all inputs extracted, 1 some failed, 2 bad command line, 130 interrupted
@@ -148,7 +151,7 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
         choices=OUTPUT_FORMATS,
         default="txt",
         metavar="FORMAT",
-        help="txt (default), json, jsonl, markdown or html",
+        help="txt (default), json, jsonl, markdown, html, xml or csv",
     )
     group.add_argument(
         "-o", "--output", metavar="PATH", help="file or folder to write (see below); - = stdout"

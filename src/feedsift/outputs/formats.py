@@ -1,9 +1,10 @@
-"""Articles rendered for people and programs: txt, json, jsonl, markdown and html.
+"""Articles rendered for people and programs: txt, json, jsonl, markdown, html, xml, csv.
 
 ``render`` gives one standalone document per article. ``DocumentStream`` writes the
 articles of several inputs into one text stream: txt separates them with a
 ``==> input <==`` header line, json collects them in an array, jsonl writes one line each,
-markdown separates them with a rule, html puts each in its ``<article>`` of one page.
+markdown separates them with a rule, html puts each in its ``<article>`` of one page, xml
+puts each ``<doc>`` in one ``<docs>`` root, csv writes one header line and a row each.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from datetime import datetime
 from typing import Literal, TextIO, get_args
 
 from feedsift._version import __version__
+from feedsift.outputs.csv_format import csv_header, csv_row, render_csv
 from feedsift.outputs.serialize import JsonValue, article_to_dict
+from feedsift.outputs.xml_format import XML_DECLARATION, render_xml, xml_document
 from feedsift.records import Article, BodyPart, Comment, Teaser
 
 __all__ = [
@@ -31,15 +34,16 @@ __all__ = [
     "render",
 ]
 
-OutputFormat = Literal["txt", "json", "jsonl", "markdown", "html"]
+OutputFormat = Literal["txt", "json", "jsonl", "markdown", "html", "xml", "csv"]
 OUTPUT_FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
 #: File name suffix of each format, for one-file-per-input output.
 FILE_SUFFIXES: Mapping[OutputFormat, str] = {
     "txt": ".txt", "json": ".json", "jsonl": ".jsonl", "markdown": ".md", "html": ".html",
+    "xml": ".xml", "csv": ".csv",
 }  # fmt: skip
 #: Formats meant to be read one document at a time (several inputs go to one file each);
-#: json and jsonl are records, several inputs collect naturally in one file.
-DOCUMENT_FORMATS: frozenset[OutputFormat] = frozenset({"txt", "markdown", "html"})
+#: json, jsonl and csv are records, several inputs collect naturally in one file.
+DOCUMENT_FORMATS: frozenset[OutputFormat] = frozenset({"txt", "markdown", "html", "xml"})
 #: Link schemes rendered as links; anything else (``javascript:``, ``data:``) stays text.
 SAFE_LINK_SCHEMES = ("http://", "https://")
 #: Markdown heading depth of body headings: ``#`` is the title, so body headings start at 2.
@@ -152,7 +156,17 @@ def _md_part(part: BodyPart) -> str:
         return f"{fence}\n{part.text}\n{fence}"
     if part.kind == "caption":
         return f"*{_md_inline(part.text)}*"
+    if part.kind == "table" and part.rows:
+        return _md_table(part.rows)
     return _md_escape(part.text)
+
+
+def _md_table(rows: tuple[tuple[str, ...], ...]) -> str:
+    """A pipe table; Markdown needs a header, so the first row is one (as in trafilatura)."""
+    width = max(len(row) for row in rows)
+    cells = [[_md_inline(text) for text in row] + [""] * (width - len(row)) for row in rows]
+    lines = [cells[0], ["---"] * width, *cells[1:]]
+    return "\n".join("| " + " | ".join(line) + " |" for line in lines)
 
 
 def _md_post(post: Teaser) -> list[str]:
@@ -274,7 +288,25 @@ def _html_part(part: BodyPart) -> str:
         return f"<pre><code>{text}</code></pre>"
     if part.kind == "caption":
         return f'<p class="caption">{text}</p>'
+    if part.kind == "table" and part.rows:
+        return _html_table(part)
     return f"<p>{text}</p>"
+
+
+def _html_table(part: BodyPart) -> str:
+    lines = ["<table>"]
+    for section, tag, rows in (
+        ("thead", "th", part.rows[: part.head_rows]),
+        ("tbody", "td", part.rows[part.head_rows :]),
+    ):
+        if rows:
+            lines += [f"<{section}>", *(_html_row(row, tag) for row in rows), f"</{section}>"]
+    lines.append("</table>")
+    return "\n".join(lines)
+
+
+def _html_row(cells: tuple[str, ...], tag: str) -> str:
+    return "<tr>" + "".join(f"<{tag}>{_esc(text)}</{tag}>" for text in cells) + "</tr>"
 
 
 def _html_post(post: Teaser) -> str:
@@ -330,6 +362,8 @@ _RENDERERS: Mapping[OutputFormat, Callable[[Article, str | None], str]] = {
     "jsonl": render_jsonl,
     "markdown": render_markdown,
     "html": render_html,
+    "xml": render_xml,
+    "csv": render_csv,
 }
 
 
@@ -368,6 +402,8 @@ _FRAMES: Mapping[OutputFormat, _Frame] = {
     "html": _Frame(
         _html_head("feedsift: extracted pages", None, None), _html_article, "", _HTML_TAIL
     ),
+    "xml": _Frame(XML_DECLARATION + "<docs>\n", xml_document, "", "</docs>\n"),
+    "csv": _Frame(csv_header(), csv_row, "", ""),
 }
 
 
