@@ -6,6 +6,7 @@ import codecs
 import gzip
 import json
 import socket
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -185,9 +186,11 @@ def test_iso_8859_1_feed_with_declared_encoding(content_type: str | None) -> Non
 
 def test_charset_of_the_content_type_is_used() -> None:
     body = (FEEDS / "latin1.xml").read_bytes().replace(b'encoding="ISO-8859-1"', b"")
-    # Undeclared, the bytes are not UTF-8 as XML presumes: guessed right, with a warning.
+    # Undeclared, the bytes are not UTF-8 as XML presumes: read as windows-1252 (a superset
+    # of ISO-8859-1's printable characters), with a warning.
     guessed = parse_feed(body, "https://cafe.example.fr/rss")
-    assert guessed.warnings == ("encoding: document declared as utf-8, but parsed as ISO-8859-1",)
+    assert guessed.title == "Café de la Gare"
+    assert guessed.warnings == ("encoding: document declared as utf-8, but parsed as windows-1252",)
     declared = parse_feed(body, "https://cafe.example.fr/rss", "text/xml; charset=ISO-8859-1")
     assert declared.title == "Café de la Gare" and declared.warnings == ()
 
@@ -196,6 +199,55 @@ def test_utf16_feed() -> None:
     text = (FEEDS / "rss091.xml").read_text("latin-1").replace("ISO-8859-1", "UTF-16")
     feed = parse_feed(text.encode("utf-16"), "http://oldwire.example.com/rss.xml")
     assert feed.title == "Old Wire" and len(feed.entries) == 2
+
+
+#: An Atom feed whose entry title holds ``{title}`` (bytes), then an element with a long attribute.
+ATOM_TITLE = (
+    b'<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t'
+    b'</title><entry><title>{title}<div class="{attribute}">t</div></title>'
+    b'<link href="https://uvm.example.com/1"/></entry></feed>'
+)
+
+
+def _atom_with_title(title: bytes, attribute_length: int) -> bytes:
+    return ATOM_TITLE.replace(b"{title}", title).replace(b"{attribute}", b"a" * attribute_length)
+
+
+def test_a_broken_utf8_sequence_is_decoded_before_feedparser() -> None:
+    # At 20 kB this body took feedparser over 20 s (chardet's word filter is quadratic in a
+    # run of ASCII letters, and feedparser asks chardet when the declared encoding fails); a
+    # valid body took 0.00 s. The bound is a guard against that, ten thousand times wider
+    # than what the body takes now (about a millisecond).
+    broken = _atom_with_title(b"UVM RAl\xe7\x9a", 20_000)
+    started = time.perf_counter()
+    feed = parse_feed(broken, "https://uvm.example.com/feed")
+    assert time.perf_counter() - started < 5.0
+    assert feed.entries[0].title.startswith("UVM RAl")
+    assert feed.warnings == ("encoding: document declared as utf-8, but parsed as windows-1252",)
+
+
+def test_a_cut_character_in_a_utf8_feed_is_replaced_not_reread() -> None:
+    body = _atom_with_title("Caf\u00e9 \u00e0 l\u2019heure ".encode() + b"\xe7\x9a", 10)
+    feed = parse_feed(body, "https://uvm.example.com/feed")
+    assert feed.entries[0].title.startswith("Caf\u00e9 \u00e0 l\u2019heure \ufffd")
+    assert feed.warnings == ("encoding: 1 invalid utf-8 sequence replaced",)
+
+
+def test_a_broken_body_in_a_declared_legacy_encoding_keeps_it() -> None:
+    head = "<rss version='2.0'><channel><title>ニュース</title><item><title>記事</title>"
+    tail = b"<link>https://jp.example/1</link></item></channel></rss>"
+    broken = head.encode("shift_jis") + b"\x81" + tail
+    feed = parse_feed(broken, "https://jp.example/rss", "application/rss+xml; charset=shift_jis")
+    assert feed.title == "ニュース"
+    assert feed.warnings[0] == "encoding: 1 invalid shift_jis sequence replaced"
+
+
+def test_json_nested_too_deeply_is_not_a_feed() -> None:
+    with pytest.raises(FeedError, match=r"^not a feed: JSON nested too deeply to read$"):
+        parse_feed(b"[" * 100_000 + b"]" * 100_000, "https://deep.example.com/feed.json")
+    nested = b'{"version": "https://jsonfeed.org/version/1.1", "items": [' + b"[" * 100_000
+    with pytest.raises(FeedError, match="nested too deeply"):
+        parse_feed(nested + b"]" * 100_001 + b"}", "https://deep.example.com/feed.json")
 
 
 def test_billion_laughs_is_refused() -> None:

@@ -97,14 +97,25 @@ ENCODING_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\x00\x00\x00<", "utf-32be"),
     (b"<\x00", "utf-16le"),
     (b"\x00<", "utf-16be"),
+    (b"\x4c\x6f\xa7\x94", "cp037"),  # "<?xm" in EBCDIC, as feedparser sniffs it
 )
 #: Characters of the decoded text searched for NUL: text feeds have none, binary has many.
 BINARY_SNIFF_CHARS = 1024
+#: Encoding of XML without a declared one (XML 1.0, section 4.3.3), and of what feedparser reads.
+XML_DEFAULT_ENCODING = "utf-8"
+#: The single-byte encoding a feed is read in when it is not in the encoding it declares and
+#: not mostly UTF-8 either: the web's legacy default, and feedparser's own last resort.
+LEGACY_ENCODING = "windows-1252"
+#: Declared names that feedparser reads as a superset (GB2312 text is valid GB18030).
+ENCODING_SUPERSETS = {"gb2312": "gb18030"}
 
 _MARKUP = re.compile(r"<(\?|!--|!)?")
 _DECLARATION_TOKEN = re.compile(r"\"|'|<!--|\[|\]|>")
 _NAME = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _MEDIA_TYPE_CHARSET = re.compile(r";\s*charset\s*=\s*[\"']?([\w.:-]+)", re.IGNORECASE)
+# feedparser's own pattern (feedparser.encodings.RE_XML_PI_ENCODING): "." stops at a line end,
+# so it is tried on the first line alone, which bounds its cost.
+_XML_PI_ENCODING = re.compile(rb"^<\?.*encoding=['\"](.*?)['\"].*\?>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,17 +281,95 @@ def _decode_xml(body: bytes, content_type: str | None) -> _Decoded:
     # telltale zero bytes) beats an XML declaration that contradicts it.
     charset = _MEDIA_TYPE_CHARSET.search(content_type or "")
     label = charset.group(1) if charset else _sniffed_charset(stripped)
+    repair = _repaired(stripped, label)
+    if repair is not None:
+        stripped, label = repair.utf8, XML_DEFAULT_ENCODING
     declared = "application/xml" + (f"; charset={label}" if label else "")
     status: dict[str, Any] = {}
     utf8 = feedparser.encodings.convert_to_utf8({"content-type": declared}, stripped, status)
     # feedparser writes its own declaration: over the body's, or on a new first line.
     added_lines = 0 if _starts_with_declaration(stripped, status.get("encoding")) else 1
     problem = status.get("bozo_exception")
-    return _Decoded(
-        utf8=utf8,
-        line_shift=added_lines - removed_lines,
-        warning=f"encoding: {problem}" if problem else None,
-    )
+    warning = repair.warning if repair else f"encoding: {problem}" if problem else None
+    return _Decoded(utf8=utf8, line_shift=added_lines - removed_lines, warning=warning)
+
+
+@dataclass(frozen=True, slots=True)
+class _Repair:
+    """A body that is not in the encoding feedparser would try first, re-encoded as UTF-8."""
+
+    utf8: bytes
+    warning: str
+
+
+def _repaired(body: bytes, label: str | None) -> _Repair | None:
+    """``None`` when the body reads in the encoding feedparser tries first; else the body
+    decoded here, so that feedparser never falls back to its statistical guess.
+
+    That guess is chardet's when it is installed (readability-lxml brings it), and chardet
+    5's word filter (``[a-zA-Z]*[\\x80-\\xFF]+[a-zA-Z]*``) is quadratic in a run of ASCII
+    letters: one broken UTF-8 sequence before a 20 kB attribute cost over 20 s. The order
+    here is feedparser's without the guess: the declared encoding, the XML declaration's,
+    UTF-8; then UTF-8 or windows-1252 with replacement characters, whichever fits.
+    """
+    xml_encoding = None if label else _xml_declared_encoding(body)
+    first = _superset(label or xml_encoding or XML_DEFAULT_ENCODING)
+    if _decodes(body, first):
+        return None
+    for candidate in (xml_encoding, XML_DEFAULT_ENCODING):
+        if candidate and candidate != first and _decodes(body, _superset(candidate)):
+            text = body.decode(_superset(candidate))
+            return _Repair(text.encode("utf-8"), _override(first, candidate))
+    used, text = _lossy_decode(body, first)
+    if used != first:
+        return _Repair(text.encode("utf-8"), _override(first, used))
+    broken = text.count("\ufffd")
+    noun = "sequence" if broken == 1 else "sequences"
+    return _Repair(text.encode("utf-8"), f"encoding: {broken} invalid {used} {noun} replaced")
+
+
+def _xml_declared_encoding(body: bytes) -> str | None:
+    match = _XML_PI_ENCODING.match(body.split(b"\n", 1)[0])
+    return match.group(1).decode("ascii", "replace").lower() if match else None
+
+
+def _superset(encoding: str) -> str:
+    return ENCODING_SUPERSETS.get(encoding.lower(), encoding)
+
+
+def _decodes(body: bytes, encoding: str) -> bool:
+    try:
+        body.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return False
+    return True
+
+
+def _override(declared: str, used: str) -> str:
+    return f"encoding: document declared as {declared}, but parsed as {used}"
+
+
+def _lossy_decode(body: bytes, declared: str) -> tuple[str, str]:
+    """(encoding, text) of a body no encoding reads cleanly: the declared one if Python
+    knows it and it is not UTF-8; else UTF-8 when at least as many of its non-ASCII
+    characters are valid UTF-8 as are broken (a cut character), else windows-1252."""
+    if _text_codec(declared) not in (None, "utf-8"):
+        return declared, body.decode(declared, "replace")
+    text = body.decode("utf-8", "replace")
+    broken = text.count("\ufffd")
+    valid = len(text.encode("utf-8")) - len(text) - 2 * broken  # extra bytes of good ones
+    if valid >= broken:
+        return XML_DEFAULT_ENCODING, text
+    return LEGACY_ENCODING, body.decode(LEGACY_ENCODING, "replace")
+
+
+def _text_codec(encoding: str) -> str | None:
+    """Python's name of a text encoding; ``None`` for unknown names and bytes codecs."""
+    try:
+        b"".decode(encoding)
+    except LookupError:
+        return None
+    return codecs.lookup(encoding).name
 
 
 def _sniffed_charset(body: bytes) -> str | None:
@@ -463,6 +552,8 @@ def _load_json_feed(body: bytes) -> dict[str, Any]:
         ) from error
     except ValueError as error:  # undecodable bytes
         raise FeedError(f"not a feed: JSON not decodable ({error})") from error
+    except RecursionError as error:  # json's decoder recurses once per array or object level
+        raise FeedError("not a feed: JSON nested too deeply to read") from error
     if not isinstance(document, dict):
         raise FeedError("not a feed: JSON whose top level is not an object")
     version = document.get("version")
