@@ -2,11 +2,22 @@
 
 >>> import feedsift
 >>> article = feedsift.extract("<html><body><article><h1>Hi</h1><p>...</p></article></body></html>")
+
+On the web: ``feedsift.extract_url(url)``, ``feedsift.fetch(url)`` and
+``feedsift.fetch_feed(url)`` fetch politely and safely, as the command line does.
 """
 
 from feedsift._version import __version__
-from feedsift.acquisition import Fetcher, FetchPolicy, FetchResult, ParsedFeed, parse_feed
-from feedsift.api import bundled_extractor, extract
+from feedsift.acquisition import (
+    FeedEntry,
+    FetchedPage,
+    Fetcher,
+    FetchPolicy,
+    FetchResult,
+    ParsedFeed,
+    parse_feed,
+)
+from feedsift.api import bundled_extractor, extract, extract_url, fetch, fetch_feed
 from feedsift.crawl import ArrivalExtraction, Crawler, CrawlOptions, SessionSettings, run_session
 from feedsift.dedup import history_key, url_key
 from feedsift.errors import (
@@ -54,12 +65,14 @@ __all__ = [
     "DatasetError",
     "DiffPost",
     "ExtractOptions",
+    "FeedEntry",
     "FeedError",
     "FeedTemplate",
     "FeedsiftError",
     "FetchError",
     "FetchPolicy",
     "FetchResult",
+    "FetchedPage",
     "Fetcher",
     "FieldSource",
     "HttpStatusError",
@@ -89,6 +102,9 @@ __all__ = [
     "__version__",
     "bundled_extractor",
     "extract",
+    "extract_url",
+    "fetch",
+    "fetch_feed",
     "history_key",
     "load_bundle",
     "parse_feed",

@@ -1,16 +1,33 @@
-"""The public entry point: ``feedsift.extract(html, url=None, **options) -> Article``."""
+"""The public entry points: ``feedsift.extract(html, url=None, **options) -> Article``, and
+``fetch``, ``extract_url`` and ``fetch_feed`` for pages and feeds on the web.
+
+The web functions fetch as ``feedsift extract URL`` does (one GET through the polite
+fetcher: an identifying User-Agent, robots.txt, a bounded number of redirects, a size cap
+counted after decompression, and private, loopback and link-local addresses refused unless
+``allow_private``), and raise :class:`~feedsift.errors.FetchError` with a one-line reason.
+They are synchronous; called where an event loop runs (a notebook), they fetch in a thread.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields
-from functools import cache
+from functools import cache, partial
+from typing import TypeVar
 
+from feedsift.acquisition.feeds import MAX_FEED_BYTES, ParsedFeed, parse_feed
+from feedsift.acquisition.fetcher import Fetcher, FetchPolicy, FetchResult
+from feedsift.acquisition.http import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, FetchedPage, fetch_page
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article
 
-__all__ = ["bundled_extractor", "extract"]
+__all__ = ["bundled_extractor", "extract", "extract_url", "fetch", "fetch_feed"]
+
+T = TypeVar("T")
 
 _OPTION_NAMES = frozenset(f.name for f in fields(ExtractOptions))
 
@@ -42,8 +59,87 @@ def extract(
     page-level model. Raises :class:`~feedsift.errors.InputError` for empty, binary or
     unparsable input and :class:`TypeError` for an unknown option.
     """
+    _check_options(options)
+    page = parse_page(html, url, content_type)
+    return (extractor or bundled_extractor()).extract(page, ExtractOptions(**options))
+
+
+def _check_options(options: dict[str, bool]) -> None:
     unknown = set(options) - _OPTION_NAMES
     if unknown:
         raise TypeError(f"unknown extract option(s): {', '.join(sorted(unknown))}")
-    page = parse_page(html, url, content_type)
-    return (extractor or bundled_extractor()).extract(page, ExtractOptions(**options))
+
+
+def fetch(
+    url: str,
+    *,
+    allow_private: bool = False,
+    check_robots: bool = True,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> FetchedPage:
+    """GET one HTML page politely and safely, as ``feedsift extract URL`` does.
+
+    ``allow_private`` lets the fetch reach private and loopback addresses (a server of your
+    own on 127.0.0.1); ``check_robots=False`` ignores the site's robots.txt. Bodies that
+    are not HTML are refused. Raises :class:`~feedsift.errors.FetchError` with the reason.
+    """
+    return _run_sync(partial(
+        fetch_page, url, timeout=timeout, max_bytes=max_bytes, check_robots=check_robots,
+        allow_private=allow_private,
+    ))  # fmt: skip
+
+
+def extract_url(
+    url: str,
+    *,
+    allow_private: bool = False,
+    check_robots: bool = True,
+    timeout: float = DEFAULT_TIMEOUT,
+    extractor: PageExtractor | None = None,
+    **options: bool,
+) -> Article:
+    """:func:`fetch` the page at ``url`` and :func:`extract` it (``options`` as there).
+
+    The article's ``url`` is where redirects ended; the body is decoded with the charset
+    of the response's ``Content-Type`` when the page declares none.
+    """
+    _check_options(options)
+    page = fetch(url, allow_private=allow_private, check_robots=check_robots, timeout=timeout)
+    return extract(page.body, page.final_url, content_type=page.content_type,
+                   extractor=extractor, **options)  # fmt: skip
+
+
+def fetch_feed(
+    url: str, *, allow_private: bool = False, check_robots: bool = True,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> ParsedFeed:  # fmt: skip
+    """GET the RSS, Atom, RDF or JSON feed at ``url`` and :func:`parse_feed` it.
+
+    Fetched like :func:`fetch` (robots.txt, the SSRF guard, a size cap); raises
+    :class:`~feedsift.errors.FetchError` when the fetch fails and
+    :class:`~feedsift.errors.FeedError` when the answer is no feed.
+    """
+    policy = FetchPolicy(
+        timeout=timeout, max_bytes=MAX_FEED_BYTES, min_delay=0.0, retries=0,
+        robots=check_robots, allow_private=allow_private,
+    )  # fmt: skip
+    result = _run_sync(partial(asyncio.run, _fetch_feed_once(url, policy)))
+    return parse_feed(result.body, result.response_url, result.content_type)
+
+
+async def _fetch_feed_once(url: str, policy: FetchPolicy) -> FetchResult:
+    from feedsift.crawl.crawler import FEED_ACCEPT  # not at the top: the crawl imports us
+
+    async with Fetcher(policy) as fetcher:
+        return await fetcher.fetch(url, accept=FEED_ACCEPT)
+
+
+def _run_sync(call: Callable[[], T]) -> T:
+    """``call()`` here, or in a worker thread when this thread runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return call()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()

@@ -1,0 +1,98 @@
+"""``feedsift.fetch``, ``extract_url`` and ``fetch_feed`` against a real loopback server.
+
+Loopback is a private address: the SSRF guard refuses it unless ``allow_private=True``,
+which is what these tests pass except where the refusal itself is tested.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import feedsift
+from conftest import ARTICLE_SENTENCE, NAV_TEXT, LoopbackServer
+from feedsift.acquisition.http import USER_AGENT
+
+RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Lighthouse notes</title>
+<link>https://coast.example.org/</link>
+<item><title>Keeping time</title><link>https://coast.example.org/2023/10/time</link>
+<pubDate>Tue, 10 Oct 2023 08:00:00 GMT</pubDate><description>The log book.</description></item>
+</channel></rss>"""
+
+
+def test_extract_url_fetches_politely_and_extracts(
+    web: LoopbackServer, article_html: bytes
+) -> None:
+    final = web.route("/2023/10/lighthouse-time", article_html)
+    start = web.redirect("/old-address", "/2023/10/lighthouse-time", status=301)
+    article = feedsift.extract_url(start, allow_private=True, include_comments=True)
+    assert ARTICLE_SENTENCE in article.text and NAV_TEXT not in article.text
+    assert article.url == final
+    assert [path for path, _ in web.requests] == [
+        "/robots.txt", "/old-address", "/2023/10/lighthouse-time",
+    ]  # fmt: skip
+    assert web.requests[-1][1]["User-Agent"] == USER_AGENT
+
+
+def test_loopback_is_refused_unless_allowed(web: LoopbackServer, article_html: bytes) -> None:
+    url = web.route("/post.html", article_html)
+    with pytest.raises(feedsift.UnsafeAddressError):
+        feedsift.extract_url(url)
+    with pytest.raises(feedsift.UnsafeAddressError):
+        feedsift.fetch(url)
+    assert web.requests == []  # refused before any request
+
+
+def test_robots_txt_is_obeyed_unless_told_otherwise(
+    web: LoopbackServer, article_html: bytes
+) -> None:
+    web.route("/robots.txt", b"User-agent: *\nDisallow: /private/\n", content_type="text/plain")
+    url = web.route("/private/post.html", article_html)
+    with pytest.raises(feedsift.RobotsDisallowedError):
+        feedsift.extract_url(url, allow_private=True)
+    article = feedsift.extract_url(url, allow_private=True, check_robots=False)
+    assert ARTICLE_SENTENCE in article.text
+
+
+def test_fetch_returns_the_page_and_refuses_what_is_no_html(
+    web: LoopbackServer, article_html: bytes
+) -> None:
+    page = feedsift.fetch(web.route("/post.html", article_html), allow_private=True)
+    assert isinstance(page, feedsift.FetchedPage)
+    assert (page.status, page.body) == (200, article_html)
+    pdf = web.route("/paper.pdf", b"%PDF-1.4 ...", content_type="application/pdf")
+    with pytest.raises(feedsift.FetchError, match="application/pdf"):
+        feedsift.fetch(pdf, allow_private=True)
+    with pytest.raises(feedsift.HttpStatusError, match="404"):
+        feedsift.fetch(web.url("/missing"), allow_private=True)
+
+
+def test_unknown_options_fail_before_any_request(web: LoopbackServer) -> None:
+    with pytest.raises(TypeError, match="unknown extract option"):
+        feedsift.extract_url(web.url("/post.html"), allow_private=True, comments=True)
+    assert web.requests == []
+
+
+def test_works_where_an_event_loop_runs(web: LoopbackServer, article_html: bytes) -> None:
+    url = web.route("/post.html", article_html)
+
+    async def in_a_notebook() -> feedsift.Article:
+        return feedsift.extract_url(url, allow_private=True)
+
+    assert ARTICLE_SENTENCE in asyncio.run(in_a_notebook()).text
+
+
+def test_fetch_feed_reads_entries(web: LoopbackServer) -> None:
+    url = web.route("/feed.xml", RSS, content_type="application/rss+xml")
+    feed = feedsift.fetch_feed(url, allow_private=True)
+    assert isinstance(feed, feedsift.ParsedFeed)
+    assert (feed.format, feed.title) == ("rss", "Lighthouse notes")
+    (entry,) = feed.entries
+    assert isinstance(entry, feedsift.FeedEntry)
+    assert (entry.title, entry.url) == ("Keeping time", "https://coast.example.org/2023/10/time")
+    assert entry.published is not None and entry.published.year == 2023
+    assert "application/rss+xml" in web.requests[-1][1]["Accept"]
+    with pytest.raises(feedsift.FeedError):
+        feedsift.fetch_feed(web.route("/page.html", b"<html><p>no feed</p></html>"),
+                            allow_private=True)  # fmt: skip
