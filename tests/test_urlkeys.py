@@ -6,6 +6,7 @@ import hashlib
 import re
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from hypothesis import given
@@ -22,6 +23,7 @@ from feedsift.dedup import (
     title_hash,
     url_key,
 )
+from feedsift.dedup.tracking import is_tracking
 from feedsift.errors import ConfigError, InputError
 
 RULES = load_rules()
@@ -96,15 +98,50 @@ def test_aljazeera_home_page_documents_differ_by_title() -> None:
     assert url_key("http://www.aljazeera.com/", "Morning  news ", RULES) == first
     assert url_key("http://www.aljazeera.com/", None, RULES) == "http://www.aljazeera.com/"
     # an article page of the site has a path, so the home-page rule does not apply
-    article = url_key("http://www.aljazeera.com/news/a.html?x=1", "Morning news", RULES)
+    article = url_key("http://www.aljazeera.com/news/a.html?utm_source=x", "Morning news", RULES)
     assert article == "http://www.aljazeera.com/news/a.html"
 
 
-def test_without_a_rule_the_whole_query_goes() -> None:
-    url = "https://news.example.org/2024/05/fire-crews.html?cmp=rss&_cid_=abc&x="
+def test_without_a_rule_only_tracking_parameters_and_the_title_hash_go() -> None:
+    url = "https://news.example.org/2024/05/fire-crews.html?cmp=rss&_cid_=abc&x=&CMP=a&_ga=1"
     steps = explain_url_key(url, TITLE, RULES)
     assert steps.rule is None
-    assert steps.key == "https://news.example.org/2024/05/fire-crews.html"
+    assert steps.key == "https://news.example.org/2024/05/fire-crews.html?x="
+    assert steps.dropped == ("CMP=a", f"_cid_={CID}", "_ga=1", "cmp=rss")
+    plain = "https://news.example.org/2024/05/fire-crews.html?utm_medium=rss&fbclid=1"
+    assert url_key(plain, TITLE, RULES) == "https://news.example.org/2024/05/fire-crews.html"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (("https://news.example.com/story?id=12", "Flood closes the bridge"),
+         ("https://news.example.com/story?id=13", "Council approves budget")),
+        (("https://zeitung.example.de/nachrichten/index.html?artikel=77", "Brücke gesperrt"),
+         ("https://zeitung.example.de/nachrichten/index.html?artikel=78", "Haushalt beschlossen")),
+        (("https://shop.example/item?sku=A1", "Red kettle"),
+         ("https://shop.example/item?sku=B2", "Blue kettle")),
+        (("https://shop.example/?sku=A1", "Red kettle"),  # the WordPress rule keeps nothing here
+         ("https://shop.example/?sku=B2", "Blue kettle")),
+    ],
+)  # fmt: skip
+def test_two_stories_behind_one_script_keep_two_keys(
+    first: tuple[str, str], second: tuple[str, str]
+) -> None:
+    first_key, second_key = url_key(*first, RULES), url_key(*second, RULES)
+    assert first_key != second_key
+    assert first_key == first[0]  # nothing in these URLs is tracking
+    tracked = f"{first[0]}&utm_source=rss&utm_medium=feed&fbclid=a1&gclid=b2&ref=home"
+    assert url_key(tracked, first[1], RULES) == first_key
+
+
+def test_a_rule_applies_only_when_the_url_has_a_parameter_it_keeps() -> None:
+    steps = explain_url_key("https://blog.example/?p=3&sku=A1", TITLE, RULES)
+    assert steps.key == "https://blog.example/?p=3" and steps.rule is not None
+    steps = explain_url_key("https://blog.example/?sku=A1&utm_source=x", TITLE, RULES)
+    assert steps.key == "https://blog.example/?sku=A1" and steps.rule is None
+    steps = explain_url_key("http://abcnews.go.com/kabc/story?section=local", TITLE, RULES)
+    assert steps.key == "http://abcnews.go.com/kabc/story?section=local"
 
 
 # --- the generic rules ------------------------------------------------------------------
@@ -131,6 +168,8 @@ def test_without_a_rule_the_whole_query_goes() -> None:
          "https://paper.example/news/story.php?id=991"),
         ("https://paper.example/article.aspx?articleId=5&fbclid=xyz",
          "https://paper.example/article.aspx?articleId=5"),
+        ("https://paper.example/article.aspx?page=2&fbclid=xyz",
+         "https://paper.example/article.aspx?page=2"),
     ],
 )  # fmt: skip
 def test_generic_rules(url: str, key: str) -> None:
@@ -356,6 +395,49 @@ def test_tracking_parameters_never_change_the_key(
     assert url_key(_url(origin, segments, tracked), title, RULES) == url_key(
         _url(origin, segments, params), title, RULES
     )
+
+
+#: Values that stay distinct after normalisation (no escapes to decode).
+_PLAIN_VALUES = st.text(alphabet="abcXYZ019-_.~:/", max_size=8)
+
+
+@given(
+    _origins(),
+    st.lists(_SEGMENTS, max_size=4),
+    _PARAMS,
+    _NAMES.filter(lambda name: not is_tracking(name) and name != CID_PARAMETER),
+    st.tuples(_PLAIN_VALUES, _PLAIN_VALUES).filter(lambda pair: pair[0] != pair[1]),
+    st.tuples(_TITLES, _TITLES),
+)
+def test_urls_that_differ_in_a_parameter_no_rule_drops_never_share_a_key(
+    origin: str,
+    segments: list[str],
+    params: list[str],
+    name: str,
+    values: tuple[str, str],
+    titles: tuple[str | None, str | None],
+) -> None:
+    others = [p for p in params if p.partition("=")[0] != name]
+    urls = [_url(origin, segments, [*others, f"{name}={value}"]) for value in values]
+    steps = [explain_url_key(url, title, RULES) for url, title in zip(urls, titles, strict=True)]
+    # a parameter is dropped only when it is tracking, or when an applying rule drops it
+    for step in steps:
+        if step.rule is None:
+            names = [unquote(p.partition("=")[0]) for p in step.dropped]
+            assert all(is_tracking(n) or n == CID_PARAMETER for n in names)
+    if all(step.rule is None or step.rule.keeps(unquote(name)) for step in steps):
+        assert steps[0].key != steps[1].key
+
+
+@given(_origins(), st.lists(_SEGMENTS, max_size=4), _PARAMS, _TITLES)
+def test_the_title_splits_a_url_only_where_a_rule_keeps_the_title_hash(
+    origin: str, segments: list[str], params: list[str], title: str | None
+) -> None:
+    """So a page keyed from a feed item and the same page found by a link share a key."""
+    url = _url(origin, segments, params)
+    key = url_key(url, title, RULES)
+    if f"{CID_PARAMETER}=" not in key:
+        assert key == url_key(url, None, RULES)
 
 
 @given(_origins(), st.lists(_SEGMENTS, max_size=4), _PARAMS, _TITLES, st.text(max_size=10))

@@ -16,9 +16,12 @@ __all__ = ["register"]
 DESCRIPTION = """\
 Show how feedsift keys a document (the URL Tree paper's URL normalisation): the response
 URL, the same with the 128-bit hash of the item's title as `_cid_` and the query sorted,
-then the query filtered by the first URL-key rule whose pattern matches (no rule: the
-query is dropped). Documents with the same key are stored once. If the database has a
-document with this key, or fetched from or redirected to URL, it is shown too."""
+then the query filtered by the first URL-key rule whose pattern matches and whose
+parameters the URL has. When no rule applies, only tracking parameters (utm_*, fbclid,
+gclid, ref, ...) and `_cid_` are dropped: every other parameter may name the story, so
+?id=12 and ?id=13 keep two keys. Documents with the same key are stored once. If the
+database has a document with this key, or fetched from or redirected to URL, it is shown
+too."""
 
 EXAMPLES = f"""\
 examples:
@@ -58,9 +61,10 @@ def run(args: argparse.Namespace) -> int:
         + (
             f"{rule.trigger.pattern} keeps {', '.join(rule.keep)}"
             if rule
-            else "none applies: query dropped"
+            else "none applies: tracking parameters and _cid_ dropped, the rest kept"
         )
     )
+    print(f"dropped:             {' '.join(steps.dropped) or 'nothing'}")
     print(f"URL key:             {steps.key}")
     if args.db.exists():
         _stored(args.db, args.url, steps.key)

@@ -19,6 +19,7 @@ from feedsift.dedup.fingerprint import (
 from feedsift.dedup.history import history_key
 from feedsift.dedup.rules import DEFAULT_USER_RULES, QueryRule, load_rules, parse_rules
 from feedsift.dedup.site import site_of
+from feedsift.dedup.tracking import is_tracking
 from feedsift.dedup.urlkeys import CID_PARAMETER, UrlKey, explain_url_key, title_hash, url_key
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "explain_url_key",
     "hamming",
     "history_key",
+    "is_tracking",
     "load_rules",
     "parse_rules",
     "simhash",

@@ -2,8 +2,9 @@
 
 Step 3 of the URL-key procedure of the URL Tree paper (Section 3, Table 1): a rule is a
 regular expression (the *trigger*) plus the query parameters to keep. The first rule whose
-trigger matches the URL filters its query down to those parameters; when no rule matches, the
-query is dropped completely.
+trigger matches the URL, and whose parameters the URL has, filters its query down to those
+parameters; when no rule applies, only tracking parameters and the title hash are dropped
+(:mod:`feedsift.dedup.urlkeys` says why feedsift departs from the paper there).
 
 How a trigger is matched: against the URL *without its scheme* (``host[:port]/path?query``)
 and anchored at its start (``re.match``). The paper's Table 1 prints its triggers without the

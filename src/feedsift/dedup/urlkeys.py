@@ -6,7 +6,21 @@ The procedure of the URL Tree paper (Section 3), for a document reached from a f
 2. append the 128-bit hash of the item's title, as given in the feed, as query parameter
    ``_cid_`` and sort the query parameters by name;
 3. apply the query rules (:mod:`feedsift.dedup.rules`): the first rule whose trigger matches
-   keeps only its parameters; when none matches, the query is dropped completely.
+   keeps only its parameters; when none matches, the paper drops the query completely.
+
+feedsift departs from the paper where no rule applies: dropping the whole query (and with it
+``_cid_``) gave ``/story?id=12`` and ``/story?id=13`` one key, so the second story was stored
+as a duplicate of the first and lost. A false merge loses a document for good, while a false
+split is still caught by the content fingerprints, so a key only drops what is known not to
+name the document:
+
+* a rule applies only when its trigger matches *and* the URL has one of the parameters it
+  keeps: a rule that would keep nothing (the WordPress rule on ``/?sku=A1``) is not about
+  this URL;
+* when no rule applies, the known tracking parameters (:mod:`feedsift.dedup.tracking`) and
+  ``_cid_`` are dropped and every other parameter is kept. So two URLs whose queries differ
+  in anything but tracking parameters, or parameters an applying rule drops, never share a
+  key.
 
 Decisions beyond the paper, all needed for a key that is stable and idempotent:
 
@@ -39,6 +53,7 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 from feedsift.dedup.rules import QueryRule
+from feedsift.dedup.tracking import is_tracking
 from feedsift.errors import InputError
 from feedsift.text.tokens import normalize_space
 
@@ -70,7 +85,8 @@ class UrlKey:
     response_url: str  #: step 1, as given
     with_cid: str  #: step 2: normalised, ``_cid_`` added, query sorted
     key: str  #: step 3: the URL key
-    rule: QueryRule | None  #: the rule that filtered the query (``None``: query dropped)
+    rule: QueryRule | None  #: the rule that filtered the query (``None``: tracking dropped)
+    dropped: tuple[str, ...] = ()  #: the query parameters (``name=value``) step 3 dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +124,24 @@ def explain_url_key(response_url: str, title: str | None, rules: Sequence[QueryR
     """
     parts = _add_cid(_normalise(response_url), title)
     with_cid = parts.unparse()
-    rule = next((rule for rule in rules if rule.applies(with_cid)), None)
-    kept = tuple(p for p in parts.params if rule is not None and rule.keeps(_name(p)))
+    names = {_name(p) for p in parts.params}
+    rule = next((rule for rule in rules if _applies(rule, with_cid, names)), None)
+    kept = tuple(p for p in parts.params if _keeps(rule, _name(p)))
+    dropped = tuple(p for p in parts.params if not _keeps(rule, _name(p)))
     key = _Parts(parts.origin, parts.path, kept).unparse()
-    return UrlKey(response_url=response_url, with_cid=with_cid, key=key, rule=rule)
+    return UrlKey(response_url, with_cid, key, rule, dropped)
+
+
+def _applies(rule: QueryRule, with_cid: str, names: set[str]) -> bool:
+    """The rule's trigger matches and the URL has a parameter the rule keeps."""
+    return any(rule.keeps(name) for name in names) and rule.applies(with_cid)
+
+
+def _keeps(rule: QueryRule | None, name: str) -> bool:
+    """Whether parameter ``name`` stays in the key: the rule's, or all but tracking and cid."""
+    if rule is not None:
+        return rule.keeps(name)
+    return name != CID_PARAMETER and not is_tracking(name)
 
 
 def _normalise(url: str) -> _Parts:
