@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.fetcher import FetchPolicy
 from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.crawler import CrawlOptions, utc_now
@@ -34,10 +35,14 @@ def subscribe(db: Path, urls: list[str]) -> None:
 
 
 def crawl_once(
-    db: Path, policy: FetchPolicy = FAST, templates: TemplateOptions | None = None
+    db: Path,
+    policy: FetchPolicy = FAST,
+    templates: TemplateOptions | None = None,
+    feed_limits: ParseLimits | None = None,
 ) -> CrawlCounts:
     options = CrawlOptions(schedule=Schedule(fixed=0), templates=templates or TemplateOptions())
-    settings = SessionSettings(db=db, policy=policy, crawl=options)
+    settings = SessionSettings(db=db, policy=policy, crawl=options,
+                               feed_limits=feed_limits or ParseLimits())  # fmt: skip
     return asyncio.run(run_session(settings, "once", all_feeds=True))
 
 

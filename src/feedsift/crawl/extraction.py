@@ -13,9 +13,10 @@ Extraction is CPU work (tens of milliseconds a page), so it runs in worker proce
 ``jobs > 1`` and in one worker thread otherwise, so the event loop keeps fetching meanwhile.
 Site-level learners hold state, so every page of a site goes to the same worker (a site's
 pages are learned in arrival order); each worker owns the learners of its sites and hands
-their state back on :meth:`ArrivalExtraction.save_sites`. The workers also parse feeds and
-serialise each article to the JSON the store keeps: both cost the loop as much as fetching
-did (``feedsift bench --pipeline`` profile).
+their state back on :meth:`ArrivalExtraction.save_sites`. The workers also serialise each
+article to the JSON the store keeps, which cost the loop as much as fetching did
+(``feedsift bench --pipeline`` profile). Feeds are parsed in a worker process of their own,
+bounded in time and memory (:mod:`feedsift.acquisition.feedworker`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, TypeVar
 
-from feedsift.acquisition.feeds import ParsedFeed, parse_feed
+from feedsift.acquisition.feedworker import FeedParsers, ParseLimits, TimedFeed
 from feedsift.api import bundled_extractor
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError, ModelError
@@ -51,10 +52,8 @@ __all__ = [
     "ArrivalExtraction",
     "ExtractionJob",
     "ExtractionOutcome",
-    "FeedParse",
     "JobRole",
     "extract_job",
-    "timed_parse",
 ]
 
 
@@ -150,20 +149,6 @@ def save_sites(models: SiteModels | None, sites: Sequence[str]) -> list[SavedSit
     return [models.save_site(site) for site in sites if site in models.sites_]
 
 
-@dataclass(frozen=True, slots=True)
-class FeedParse:
-    """A feed parsed in a worker, and the seconds the parsing itself took there."""
-
-    feed: ParsedFeed
-    seconds: float
-
-
-def timed_parse(body: bytes, url: str, content_type: str | None) -> FeedParse:
-    started = time.perf_counter()
-    feed = parse_feed(body, url, content_type)
-    return FeedParse(feed, time.perf_counter() - started)
-
-
 class ArrivalExtraction:
     """The extraction stage of a crawl: an explicit object owning its workers."""
 
@@ -174,10 +159,12 @@ class ArrivalExtraction:
         jobs: int = 1,
         options: ExtractOptions | None = None,
         site_level: SiteOptions | None = SiteOptions(),  # noqa: B008 (frozen, shared safely)
+        feed_limits: ParseLimits | None = None,
     ) -> None:
         self.extractor = extractor or bundled_extractor()
         self.jobs = max(1, jobs)
         self.options = options or ExtractOptions()
+        self.feeds = FeedParsers(feed_limits)
         if site_level is not None and not isinstance(self.extractor, LearnedPageExtractor):
             site_level = None  # the hybrid needs the page-level model's block decisions
         self.site_level = site_level
@@ -236,15 +223,15 @@ class ArrivalExtraction:
         )
         return [saved for part in parts for saved in part]
 
-    async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> FeedParse:
-        """:func:`~feedsift.acquisition.feeds.parse_feed` in the workers: big feeds take
-        feedparser a good fraction of a second, which the event loop should not wait for."""
-        loop = asyncio.get_running_loop()
-        pools = self._executors()
-        worker = pools[next(self._turn) % len(pools)]
-        return await loop.run_in_executor(worker, timed_parse, body, url, content_type)
+    async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> TimedFeed:
+        """:func:`~feedsift.acquisition.feeds.parse_feed` in a worker process of its own,
+        bounded in time and memory (:class:`~feedsift.acquisition.feedworker.FeedParsers`):
+        big feeds take feedparser seconds, which the event loop should not wait for, and a
+        hostile one must not stall or exhaust the crawl."""
+        return await self.feeds.parse(body, url, content_type)
 
     def close(self) -> None:
+        self.feeds.close()
         for pool in self._pools:
             pool.shutdown(wait=True, cancel_futures=True)
         self._pools = []

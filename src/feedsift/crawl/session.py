@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.crawl.crawler import Crawler, CrawlOptions, utc_now
 from feedsift.crawl.extraction import ArrivalExtraction
@@ -48,6 +49,8 @@ class SessionSettings:
     extractor: PageExtractor | None = None  #: None: the bundled page-level model
     #: how site-level learners are used; None: the extractor alone (see ArrivalExtraction)
     site_level: SiteOptions | None = field(default_factory=SiteOptions)
+    #: the deadline and memory of feed parsing (see acquisition.feedworker)
+    feed_limits: ParseLimits = field(default_factory=ParseLimits)
 
 
 async def run_session(
@@ -61,8 +64,9 @@ async def run_session(
     """Run one crawl session; return its counts."""
     options = replace(settings.crawl, rules=load_rules(*settings.rule_files))
     extraction = ArrivalExtraction(
-        settings.extractor, jobs=settings.jobs, site_level=settings.site_level
-    )
+        settings.extractor, jobs=settings.jobs, site_level=settings.site_level,
+        feed_limits=settings.feed_limits,
+    )  # fmt: skip
     try:
         with Store(settings.db) as store:
             async with Fetcher(settings.policy) as fetcher:
