@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from crawl_helpers import (
+    FAST,
     count_rows,
     feedsift_command,
     post_of,
@@ -18,6 +21,10 @@ from crawl_helpers import (
     subscribe,
     wait_for_rows,
 )
+from feedsift.acquisition.fetcher import Fetcher
+from feedsift.crawl.crawler import Crawler
+from feedsift.crawl.extraction import ArrivalExtraction
+from feedsift.storage import Store
 from feedsift.testweb import TestWeb
 
 GENERATED = ("marginalia", "fieldnotes", "gazette")
@@ -87,3 +94,55 @@ def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_pat
                            capture_output=True, text=True, timeout=120)  # fmt: skip
     assert rerun.returncode == 0, rerun.stderr
     _check_against_truth(web, db)
+
+
+async def _poll_only(db: Path, url: str) -> None:
+    """What a SIGKILL right after a poll leaves: its items stored ``new``, the feed not due."""
+    with Store(db) as store:
+        feed = store.feeds.get(url)
+        assert feed is not None
+        extraction = ArrivalExtraction(site_level=None)
+        try:
+            async with Fetcher(FAST) as fetcher:
+                await Crawler(store, fetcher, extraction).poll_feed(feed)
+        finally:
+            extraction.close()
+
+
+def _wait_until_settled(db: Path, process: subprocess.Popen[str], seconds: float = 15) -> None:
+    """Wait until no item is left ``new`` and every document has its article."""
+    deadline = time.monotonic() + seconds
+    while "new" in _item_states(db) or count_rows(db, "articles") < count_rows(db, "documents"):
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline, f"items still pending: {_item_states(db)}"
+        time.sleep(0.05)
+
+
+def _item_states(db: Path) -> dict[str, int]:
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    states = dict(connection.execute("SELECT state, COUNT(*) FROM items GROUP BY state"))
+    connection.close()
+    return states
+
+
+@pytest.mark.parametrize("command", [("crawl", "--once"), ("watch",)], ids=["crawl", "watch"])
+def test_items_left_new_are_fetched_at_start_not_when_their_feed_is_due(
+    web: TestWeb, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    db = tmp_path / "f.db"
+    feed = web.feed_urls("good")[0]
+    subscribe(db, [feed])
+    asyncio.run(_poll_only(db, feed))
+    left = _item_states(db)
+    assert set(left) == {"new"} and count_rows(db, "documents") == 0
+    process = subprocess.Popen(feedsift_command(db, *command, "--delay", "0"), text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    if command == ("watch",):
+        _wait_until_settled(db, process)
+        process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "0 feed polls" in out  # the feed was not due: the items came from the resume
+    states = _item_states(db)
+    assert set(states) <= {"stored", "duplicate"} and sum(states.values()) == left["new"]
+    assert count_rows(db, "articles") == count_rows(db, "documents") >= 1

@@ -14,15 +14,18 @@ This is the pipeline of the URL Tree paper's acquisition side, one step per meth
    duplicates of earlier articles of the same site.
 
 Each step commits before the next starts, so a killed crawl resumes where it stopped: items
-still ``new`` are fetched, documents without an article are extracted, pages the saved
-learner state has not seen are learned again, and the unique keys
-of items, documents and articles make a repeated step a no-op instead of a duplicate.
-Failures are recorded against their feed or page, and the crawl goes on.
+still ``new`` are fetched at once (not when their feed is due again), documents without an
+article are extracted, pages the saved learner state has not seen are learned again, and the
+unique keys of items, documents and articles make a repeated step a no-op instead of a
+duplicate. Failures are recorded against their feed or page, and the crawl goes on: an
+unexpected exception too (a bug, or a library failing on hostile input), recorded as an
+``internal error`` with its type, so one bad input never ends a round.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -66,7 +69,9 @@ from feedsift.storage import (
     Store,
 )
 
-__all__ = ["FEED_ACCEPT", "PAGE_KINDS", "CrawlOptions", "Crawler"]
+__all__ = ["FEED_ACCEPT", "PAGE_KINDS", "CrawlOptions", "Crawler", "failure_reason"]
+
+logger = logging.getLogger(__name__)
 
 #: What we ask feed URLs for: every feed format first, then any XML, then anything.
 FEED_ACCEPT = (
@@ -77,6 +82,8 @@ FEED_ACCEPT = (
 PAGE_KINDS = HTML_MEDIA_TYPES
 #: HTTP statuses after which asking again soon is pointless (gone, forbidden, not found...).
 RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+#: Characters kept of an unexpected exception's message: the reason stays one short line.
+MAX_INTERNAL_DETAIL = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +134,9 @@ class Crawler:
     # -- rounds -------------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """Learn again the pages the saved site-level state lacks, then extract the documents
-        a previous, interrupted crawl stored but did not extract."""
+        """Finish what a previous, interrupted crawl left: learn again the pages the saved
+        site-level state lacks, extract the documents it stored but did not extract, and
+        fetch the items it found but did not fetch (without waiting for their feed)."""
         work: tuple[tuple[JobRole, list[int]], ...] = (
             ("learn", self.learning.replay_ids()),
             ("article", self.store.documents.without_article()),
@@ -138,23 +146,36 @@ class Crawler:
                 record = self.store.documents.get(document_id)
                 if record is not None:
                     self._start_extraction(document_id, record.document, role)
+        left = [item for item in self.store.items.pending() if item.state == "new"]
+        await asyncio.gather(*(self._fetch_item(item) for item in left))
+        self._fresh.clear()  # their feeds' next polls learn templates from their own items
         await self.drain()
 
     async def run_round(self, feeds: Sequence[FeedRecord]) -> None:
-        """Poll ``feeds`` (several at once), fetch their new pages, extract them."""
+        """Poll ``feeds`` (several at once), fetch their new pages, extract them; a feed
+        whose handling fails unexpectedly is recorded as failed and the others go on."""
         gate = asyncio.Semaphore(self.options.feeds_at_once)
 
         async def one(feed: FeedRecord) -> None:
             async with gate:
-                if not self.stop.is_set():
-                    parsed = await self.poll_feed(feed)
-                    await self.fetch_pending(feed.id)
-                    fresh = self._fresh.pop(feed.id, [])
-                    if parsed is not None and not self.stop.is_set():
-                        await self._templates(feed, parsed, fresh)
+                if self.stop.is_set():
+                    return
+                started = time.perf_counter()
+                try:
+                    await self._feed_round(feed)
+                except Exception as exc:  # a bug or a library's failure: policy is ours
+                    logger.info("%s: unexpected failure", feed.url, exc_info=exc)
+                    self._feed_failed(feed, exc, self._clock(), time.perf_counter() - started)
 
         await asyncio.gather(*(one(feed) for feed in feeds))
         await self.drain()
+
+    async def _feed_round(self, feed: FeedRecord) -> None:
+        parsed = await self.poll_feed(feed)
+        await self.fetch_pending(feed.id)
+        fresh = self._fresh.pop(feed.id, [])
+        if parsed is not None and not self.stop.is_set():
+            await self._templates(feed, parsed, fresh)
 
     async def _templates(self, feed: FeedRecord, parsed: ParsedFeed, fresh: list[int]) -> None:
         """The feed's template step; its failure is recorded for the feed, the round goes on."""
@@ -229,7 +250,7 @@ class Crawler:
         self._tell("feed", f"{feed.url}: {new} new items" if parsed else f"{feed.url}: unchanged")
 
     def _feed_failed(
-        self, feed: FeedRecord, error: FeedsiftError, now: datetime, seconds: float
+        self, feed: FeedRecord, error: Exception, now: datetime, seconds: float
     ) -> None:
         self.counts.feeds_polled += 1
         self.counts.feed_errors += 1
@@ -243,11 +264,11 @@ class Crawler:
             interval=feed.interval,
             seconds=seconds,
             status=status,
-            error=str(error),
+            error=failure_reason(error),
         )
         with self.store.transaction():
             self.store.feeds.update(feed.id, update)
-            self._record_error("feed", feed.id, feed.url, str(error), now)
+            self._record_error("feed", feed.id, feed.url, failure_reason(error), now)
 
     # -- pages --------------------------------------------------------------------------
 
@@ -281,18 +302,26 @@ class Crawler:
         async with self._pages:
             if self.stop.is_set():
                 return
-            if item.url is None:
-                self._item_failed(item, FetchError("the feed item has no link"), final=True)
-                return
-            if self._known_duplicate(item, item.url):
-                return
             try:
-                result = await self.fetcher.fetch(item.url, kinds=PAGE_KINDS)
-            except FetchError as exc:
-                final = _is_permanent(exc) or item.attempts + 1 >= self.options.max_item_attempts
-                self._item_failed(item, exc, final=final)
-                return
-            self._page_fetched(item, result)
+                await self._fetch_item_page(item)
+            except Exception as exc:  # a bug or a library's failure: this page fails alone
+                logger.info("%s: unexpected failure", item.url, exc_info=exc)
+                last = item.attempts + 1 >= self.options.max_item_attempts
+                self._item_failed(item, exc, final=last)
+
+    async def _fetch_item_page(self, item: ItemRecord) -> None:
+        if item.url is None:
+            self._item_failed(item, FetchError("the feed item has no link"), final=True)
+            return
+        if self._known_duplicate(item, item.url):
+            return
+        try:
+            result = await self.fetcher.fetch(item.url, kinds=PAGE_KINDS)
+        except FetchError as exc:
+            final = _is_permanent(exc) or item.attempts + 1 >= self.options.max_item_attempts
+            self._item_failed(item, exc, final=final)
+            return
+        self._page_fetched(item, result)
 
     def _known_duplicate(self, item: ItemRecord, url: str) -> bool:
         """Settle ``item`` without a fetch when an earlier fetch of its URL gives a stored key."""
@@ -353,11 +382,11 @@ class Crawler:
         counts.times.store += store_seconds
         self._tell("page", f"{result.response_url}: {'stored' if new else 'URL duplicate'}")
 
-    def _item_failed(self, item: ItemRecord, error: FetchError, *, final: bool) -> None:
-        now = self._clock()
+    def _item_failed(self, item: ItemRecord, error: Exception, *, final: bool) -> None:
+        now, reason = self._clock(), failure_reason(error)
         with self.store.transaction():
-            self.store.items.fail(item.id, str(error), final=final)
-            self._record_error("page", item.feed_id, item.url, str(error), now)
+            self.store.items.fail(item.id, reason, final=final)
+            self._record_error("page", item.feed_id, item.url, reason, now)
         self.counts.page_errors += 1
 
     # -- articles -----------------------------------------------------------------------
@@ -378,7 +407,11 @@ class Crawler:
         task.add_done_callback(self._extracting.discard)
 
     async def _extract(self, job: ExtractionJob) -> None:
-        outcome = await self.extraction.extract(job)
+        try:
+            outcome = await self.extraction.extract(job)
+        except Exception as exc:  # a bug or a library's failure: this page fails alone
+            logger.info("%s: unexpected extraction failure", job.url, exc_info=exc)
+            outcome = ExtractionOutcome(job, None, failure_reason(exc), 0.0)
         self.counts.times.extract += outcome.seconds
         if job.role == "learn":
             self.counts.pages_learned += outcome.error is None
@@ -434,6 +467,15 @@ class Crawler:
     def _tell(self, event: str, detail: str) -> None:
         if self._listener is not None:
             self._listener(event, detail)
+
+
+def failure_reason(error: BaseException) -> str:
+    """The one-line reason recorded for a failure: a FeedsiftError's own message, or the
+    type and message of an unexpected exception (a bug), marked ``internal error``."""
+    if isinstance(error, FeedsiftError):
+        return str(error)
+    detail = " ".join(str(error).split())[:MAX_INTERNAL_DETAIL]
+    return f"internal error: {type(error).__name__}" + (f": {detail}" if detail else "")
 
 
 def _site_or_none(url: str | None) -> str | None:
