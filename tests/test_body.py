@@ -93,10 +93,13 @@ def test_header_row_of_th_cells_without_thead() -> None:
 def test_layout_tables_keep_their_paragraphs() -> None:
     parts = assemble_body(_blocks(LAYOUT_TABLE))
     assert [p.kind for p in parts] == ["paragraph", "paragraph", "cell"]
-    presentation = '<table role="presentation"><tr><td>a</td><td>b</td></tr></table>'
-    assert [p.kind for p in assemble_body(_blocks(presentation))] == ["cell", "cell"]
-    nested = "<table><tr><td>a</td><td><table><tr><td>b</td></tr></table></td></tr></table>"
-    assert [p.kind for p in assemble_body(_blocks(nested))] == ["cell", "cell"]
+    rows = "<tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr>"
+    presentation = f'<table role="presentation">{rows}</table>'
+    assert [p.kind for p in assemble_body(_blocks(presentation))] == ["cell"] * 4
+    nested = f"<table>{rows}<tr><td><table>{rows}</table></td></tr></table>"
+    assert [p.kind for p in assemble_body(_blocks(nested))] == ["cell"] * 4 + ["table"]
+    post = "<table><tr><td>Ann, member since 2001</td><td>My reply to the post.</td></tr></table>"
+    assert [p.kind for p in assemble_body(_blocks(post))] == ["cell", "cell"]
 
 
 def test_a_lone_kept_cell_is_no_table() -> None:

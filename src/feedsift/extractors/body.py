@@ -53,6 +53,8 @@ LAYOUT_ROLES = frozenset({"presentation", "none"})
 MAX_DATA_CELL_WORDS = 80
 #: Fewest non-empty cells kept for a table part; one cell alone is a box, not a table.
 MIN_TABLE_CELLS = 2
+#: Fewest rows of a data table: one row is a layout strip (a forum post beside its author).
+MIN_TABLE_ROWS = 2
 
 
 def _in_quote(block: TextBlock) -> bool:
@@ -174,6 +176,8 @@ def _is_data_table(table: etree._Element) -> bool:
     if str(table.get("role", "")).strip().lower() in LAYOUT_ROLES:
         return False
     if next(table.iterdescendants("table"), None) is not None:
+        return False
+    if sum(1 for _ in table.iterdescendants("tr")) < MIN_TABLE_ROWS:
         return False
     cells = list(table.iterdescendants("td", "th"))
     if len(cells) < MIN_TABLE_CELLS:
