@@ -10,6 +10,7 @@ import asyncio
 import gzip
 import itertools
 import socket
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -329,12 +330,34 @@ def test_client_errors_are_not_retried(scripted: Start, status: int) -> None:
     assert len(site.hits()) == 1
 
 
-def test_connection_refused_is_retried_then_reported() -> None:
-    with socket.socket() as probe:  # a port that was free a moment ago: nobody listens there
+def free_port() -> int:
+    """A port that was free a moment ago: nobody listens there."""
+    with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    with pytest.raises(FetchError, match=r"^cannot connect: .* after 2 attempts$"):
+        return int(probe.getsockname()[1])
+
+
+def test_connection_refused_is_retried_then_reported() -> None:
+    port = free_port()
+    refused = f"^cannot connect to 127.0.0.1:{port}: connection refused after 2 attempts$"
+    with pytest.raises(FetchError, match=refused):
         fetch(f"http://127.0.0.1:{port}/", policy(retries=1, backoff=0.01))
+
+
+def test_an_unreachable_host_is_not_blamed_on_robots_txt() -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/feed"
+    refused = f"^cannot connect to 127.0.0.1:{port}: connection refused after 2 attempts$"
+
+    async def run() -> None:
+        async with Fetcher(policy(robots=True, retries=1, backoff=0.01)) as fetcher:
+            for _ in range(2):  # not remembered: the host may be back for the next fetch
+                with pytest.raises(FetchError, match=refused) as caught:
+                    await fetcher.fetch(url)
+                assert not isinstance(caught.value, RobotsDisallowedError)
+            assert fetcher.robots_unavailable() == {}
+
+    asyncio.run(run())
 
 
 # --- time and size limits, broken connections --------------------------------------------
@@ -386,6 +409,65 @@ def test_gzip_bomb_is_stopped_at_the_cap(scripted: Start) -> None:
     assert time.monotonic() - began < 2.0
     small = site.script("/gz", Reply(gzip.compress(PAGE), headers=headers))
     assert fetch(small).body == PAGE
+
+
+class KeepAliveServer:
+    """A raw HTTP/1.1 server that keeps connections open (http.server's speaks HTTP/1.0):
+    ``/long`` declares a Content-Length of 10 and sends ``PAGE``, other paths send ``PAGE``."""
+
+    def __init__(self) -> None:
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        self.connections = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.socket.accept()
+            except OSError:  # closed
+                return
+            self.connections += 1
+            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+
+    def _serve(self, connection: socket.socket) -> None:
+        with connection, connection.makefile("rb") as lines:
+            while request := lines.readline():
+                while lines.readline() not in (b"\r\n", b""):
+                    pass  # the headers
+                declared = 10 if request.split()[1] == b"/long" else len(PAGE)
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {declared}"
+                connection.sendall(head.encode() + b"\r\n\r\n" + PAGE)
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def test_a_body_longer_than_its_content_length_is_an_error() -> None:
+    server = KeepAliveServer()
+
+    async def run() -> list[FetchResult]:
+        async with Fetcher(FAST) as fetcher:
+            first = await fetcher.fetch(server.url + "/first")
+            declared = r"\(10 bytes declared, at least \d+ more sent\): cut short or smuggled$"
+            with pytest.raises(FetchError, match=r"^the body is longer than its Content-Length "
+                               + declared):  # fmt: skip
+                await fetcher.fetch(server.url + "/long")
+            # The bytes past the body stay on that connection, where they would be read as
+            # the start of the next answer ("illegal status line"): it must not be reused.
+            return [first, await fetcher.fetch(server.url + "/after")]
+
+    try:
+        assert [result.body for result in asyncio.run(run())] == [PAGE, PAGE]
+    finally:
+        server.close()
+    assert server.connections == 2  # kept alive for /long, a new one after it
+
+
+def test_a_line_end_after_the_body_is_tolerated(scripted: Start) -> None:
+    site = scripted()
+    url = site.script("/crlf", Reply(PAGE + b"\r\n", headers={"Content-Length": str(len(PAGE))}))
+    assert fetch(url).body == PAGE
 
 
 # --- the SSRF guard ----------------------------------------------------------------------

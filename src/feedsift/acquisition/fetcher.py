@@ -33,6 +33,8 @@ from types import TracebackType
 from typing import Self, TypeVar
 from urllib.parse import urlsplit
 
+import h11
+import httpcore
 import httpx
 
 from feedsift._version import __version__
@@ -88,7 +90,13 @@ MAX_LABEL_LENGTH = 63
 RETRY_CLIENT_STATUSES = frozenset({429})
 #: Largest random share added to a backoff, so many fetches do not retry in lockstep.
 JITTER = 0.25
-#: Network failures worth another attempt: timeouts, refused or reset connections.
+#: What a failed connection's error number means, after "cannot connect to HOST:PORT: ".
+CONNECT_ERRORS = {
+    errno.ECONNREFUSED: "connection refused",
+    errno.EHOSTUNREACH: "no route to the host",
+    errno.ENETUNREACH: "the network is unreachable",
+    errno.ETIMEDOUT: "the connection timed out",
+}
 #: How a failure's reason begins, by the kind of failure (the first match wins).
 FAILURE_PREFIXES: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], str], ...] = (
     (httpx.ConnectError, "cannot connect"),
@@ -97,6 +105,7 @@ FAILURE_PREFIXES: tuple[tuple[type[BaseException] | tuple[type[BaseException], .
     ((httpx.InvalidURL, UnicodeError), "invalid URL"),
     (httpx.NetworkError, "network error"),
 )
+#: Network failures worth another attempt: timeouts, refused or reset connections.
 RETRYABLE_ERRORS = (
     TimeoutError,
     httpx.TimeoutException,
@@ -434,6 +443,7 @@ class Fetcher:
     async def _exchange(self, job: _Job, target: httpx.URL, host: str) -> _Answer:
         request = self._client.build_request("GET", target, headers=list(job.headers))
         response = await self._client.send(request, stream=True)
+        overlong: bytes = b""
         try:
             self._guard.check_peer(host, _peer_address(response))
             location = None
@@ -443,16 +453,24 @@ class Fetcher:
             if location is None and response.is_success:
                 _require_kind(response.headers.get("content-type"), job.kinds)
                 body = await _read_capped(response, job.max_bytes, job.truncate)
-            return _Answer(
-                url=str(response.url),
-                status=response.status_code,
-                reason=response.reason_phrase,
-                headers=tuple(response.headers.multi_items()),
-                body=body,
-                location=location,
-            )
+                overlong = _bytes_past_content_length(response)
         finally:
             await response.aclose()
+        if overlong:
+            await _close_connection(response)  # those bytes would be read as the next answer
+            declared = response.headers.get("content-length")
+            raise FetchError(
+                f"the body is longer than its Content-Length ({declared} bytes declared, "
+                f"at least {len(overlong)} more sent): cut short or smuggled"
+            )
+        return _Answer(
+            url=str(response.url),
+            status=response.status_code,
+            reason=response.reason_phrase,
+            headers=tuple(response.headers.multi_items()),
+            body=body,
+            location=location,
+        )
 
     # --- robots.txt ------------------------------------------------------------------------
 
@@ -483,6 +501,8 @@ class Fetcher:
                 raise  # the host asks us to come back later: nothing to remember yet
             rules = RobotsRules.after_error(origin, exc)
         except FetchError as exc:
+            if _could_not_connect(exc):
+                raise  # the host itself is unreachable: say so, and try again next time
             rules = RobotsRules.after_error(origin, exc)
         self._politeness.gate(origin).obey_crawl_delay(rules.crawl_delay(self.policy.user_agent))
         logger.debug("%s: unavailable: %s", robots_url(origin), rules.unavailable)
@@ -588,15 +608,79 @@ async def _read_capped(response: httpx.Response, max_bytes: int, truncate: bool)
     return b"".join(chunks)[:max_bytes]
 
 
+#: Where httpx keeps the HTTP/1.1 connection of a streamed response: its stream, the
+#: transport's stream, the pool's stream, the connection's stream, then the connection.
+_CONNECTION_PATH = ("_stream", "_httpcore_stream", "_stream", "_connection")
+
+
+def _connection_of(response: httpx.Response) -> httpcore.AsyncHTTP11Connection | None:
+    """The HTTP/1.1 connection ``response`` came on, or None (HTTP/2, a test transport).
+
+    Nothing public leads there; the path is httpx 0.28's and httpcore 1.0's (both pinned),
+    and ``tests/test_fetcher.py`` fails if it stops leading there."""
+    found: object = response.stream
+    for name in _CONNECTION_PATH:
+        found = getattr(found, name, None)
+    return found if isinstance(found, httpcore.AsyncHTTP11Connection) else None
+
+
+def _bytes_past_content_length(response: httpx.Response) -> bytes:
+    """Bytes the server sent after the end of a body it declared the length of.
+
+    h11 stops reading a body at its Content-Length and keeps what follows for the next
+    response on the connection (``trailing_data``): a body cut short by a wrong length, or
+    a second answer smuggled in. A lone line end some old servers add is not counted."""
+    connection = _connection_of(response)
+    if connection is None or "content-length" not in response.headers:
+        return b""
+    state = getattr(connection, "_h11_state", None)
+    trailing = state.trailing_data[0] if isinstance(state, h11.Connection) else b""
+    return bytes(trailing) if bytes(trailing).strip(b"\r\n") else b""
+
+
+async def _close_connection(response: httpx.Response) -> None:
+    connection = _connection_of(response)
+    if connection is not None:
+        await connection.aclose()
+
+
 def _describe(exc: BaseException, timeout: float) -> str:
     """A one-line reason for a network or protocol failure."""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"cannot connect{_to_where(exc)}: no answer in {timeout:g} s"
     if isinstance(exc, TimeoutError | httpx.TimeoutException):
         return f"timed out after {timeout:g} s"
     if _was_reset(exc):
         return "connection reset by peer"
+    if isinstance(exc, httpx.ConnectError):
+        return f"cannot connect{_to_where(exc)}: {_connect_error(exc)}"
     detail = str(exc) or type(exc).__name__
     prefix = next((text for kind, text in FAILURE_PREFIXES if isinstance(exc, kind)), None)
     return f"{prefix or type(exc).__name__}: {detail}"
+
+
+def _to_where(exc: httpx.RequestError) -> str:
+    """`` to host:port`` of the request that failed, when the error knows it."""
+    try:
+        url = exc.request.url
+    except RuntimeError:  # raised without a request
+        return ""
+    return f" to {url.host}:{url.port or DEFAULT_PORTS.get(url.scheme, '')}"
+
+
+def _connect_error(exc: BaseException) -> str:
+    """Why a connection failed: the meaning of the system's error number, else the message."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in CONNECT_ERRORS:
+            return CONNECT_ERRORS[seen.errno]
+        seen = seen.__cause__ or seen.__context__
+    return str(exc) or type(exc).__name__
+
+
+def _could_not_connect(error: FetchError) -> bool:
+    """Whether ``error`` is a connection that could not be made (the host is unreachable)."""
+    return isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
 
 
 def _was_reset(exc: BaseException) -> bool:

@@ -4,7 +4,9 @@ The fetcher downloads ``/robots.txt`` politely (it is a request to the host like
 and hands the outcome here: a 2xx body is parsed (its first :data:`ROBOTS_MAX_BYTES` only);
 a 4xx means there are no rules; a 5xx, a 429 or a network failure means the site cannot tell
 us what is allowed, so nothing is, for the rest of the crawl (:attr:`RobotsRules.unavailable`
-records why). :class:`RobotsCache` makes concurrent fetches to one origin share one download.
+records why). A host that cannot be connected to at all never gets here: the fetcher reports
+it as unreachable, and asks again on the next fetch. :class:`RobotsCache` makes concurrent
+fetches to one origin share one download.
 """
 
 from __future__ import annotations
