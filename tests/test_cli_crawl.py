@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,6 +48,34 @@ def test_feeds_add_reports_each_failure_and_goes_on(
     status, out, err = run(capsys, "feeds", "add", broken, good, "--db", db, *LOOPBACK)
     assert status == 1 and f"added: {good}" in out
     assert err.startswith(f"feedsift: {broken}: ") and len(err.splitlines()) == 1
+
+
+def test_feeds_add_without_a_scheme_tries_https_then_http(
+    capsys: pytest.CaptureFixture[str], web: TestWeb, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "f.db")
+    site = web.site_urls()["marginalia"]  # http only: https fails (no TLS there), then http
+    status, out, err = run(capsys, "feeds", "add", site.removeprefix("http://"), "--db", db,
+                           *LOOPBACK)  # fmt: skip
+    assert (status, err) == (0, "")
+    assert out == f"added: {site}/feed/ (found by link-tag)\n"
+    status, out, _ = run(capsys, "feeds", "add", f"feed:{site}/feed/", "--db", db, *LOOPBACK)
+    assert (status, out) == (0, f"already subscribed: {site}/feed/\n")
+
+
+def test_a_host_nothing_listens_on_is_named_and_no_database_is_left(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with socket.socket() as probe:  # a port that was free a moment ago: nobody listens there
+        probe.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{probe.getsockname()[1]}"
+    db = tmp_path / "new.db"
+    status, out, err = run(capsys, "feeds", "add", address, "--db", str(db), *LOOPBACK)
+    assert (status, out) == (1, "") and len(err.splitlines()) == 1
+    refused = f"cannot connect to {address}: connection refused"
+    assert f"https://{address}: {refused}; http://{address}: {refused} after 4 attempts" in err
+    assert "robots.txt" not in err
+    assert not list(tmp_path.iterdir())  # no database file (nor its -wal, -shm) created
 
 
 def test_loopback_feeds_are_refused_without_allow_private(

@@ -7,13 +7,14 @@ import asyncio
 import sys
 from pathlib import Path
 
-from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
+from feedsift.acquisition.feedworker import FeedParsers
+from feedsift.acquisition.fetcher import FetchPolicy
 from feedsift.acquisition.opml import Subscription, read_opml, write_opml
 from feedsift.acquisition.schedule import Schedule
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
 from feedsift.cli.store_args import add_db_argument, add_fetch_arguments, fetch_policy
 from feedsift.crawl.crawler import utc_now
-from feedsift.crawl.subscribe import FoundFeed, find_feed, subscribe
+from feedsift.crawl.subscribe import FoundFeed, candidate_urls, discover, subscribe
 from feedsift.dedup.site import site_of
 from feedsift.errors import FeedError, FeedsiftError
 from feedsift.storage import FeedRecord, Store
@@ -23,11 +24,13 @@ __all__ = ["register"]
 DESCRIPTION = """\
 Manage the feeds feedsift polls. A URL given to `add` may be a feed (RSS, Atom, JSON
 Feed) or a site or page: feedsift then looks for its feed the way feed readers do
-(<link rel="alternate">, the HTTP Link header, common feed paths)."""
+(<link rel="alternate">, the HTTP Link header, common feed paths). Without a scheme
+(blog.example.org) https is tried, then http."""
 
 EXAMPLES = """\
 examples:
   feedsift feeds add https://blog.example.org/               find the blog's feed, subscribe
+  feedsift feeds add blog.example.org                        the same (https, else http)
   feedsift feeds add https://news.example.com/rss/world.xml  subscribe to this feed as is
   feedsift feeds import subscriptions.opml                   every feed of a feed reader's export
   feedsift feeds export > subscriptions.opml                 the other way round
@@ -75,29 +78,37 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add(args: argparse.Namespace) -> int:
-    policy = fetch_policy(args)
-    failed = 0
-    with Store(args.db) as store:
-        for url in args.urls:
-            try:
-                found = FoundFeed(url, url, None, "feed") if args.as_is else _find(url, policy)
-                site_of(found.url)
-            except FeedsiftError as exc:
-                report(url, str(exc))
-                failed += 1
-                continue
-            added = subscribe(store, found, utc_now(), Schedule())
-            how = "" if found.url == url else f" (found by {found.how})"
-            print(f"{'added' if added else 'already subscribed'}: {found.url}{how}")
+    found, failed = asyncio.run(_find_all(args.urls, fetch_policy(args), as_is=args.as_is))
+    if found:  # a failed `add` leaves no new database behind
+        with Store(args.db) as store:
+            for feed in found:
+                added = subscribe(store, feed, utc_now(), Schedule())
+                how = "" if feed.how == "feed" else f" (found by {feed.how})"
+                print(f"{'added' if added else 'already subscribed'}: {feed.url}{how}")
     return EXIT_FAILED if failed else EXIT_OK
 
 
-def _find(url: str, policy: FetchPolicy) -> FoundFeed:
-    async def run() -> FoundFeed:
-        async with Fetcher(policy) as fetcher:
-            return await find_feed(fetcher, url)
-
-    return asyncio.run(run())
+async def _find_all(
+    urls: list[str], policy: FetchPolicy, *, as_is: bool
+) -> tuple[list[FoundFeed], int]:
+    """The feed of each URL (reported on stderr when there is none), and how many failed."""
+    parsers = FeedParsers()
+    found: list[FoundFeed] = []
+    try:
+        for url in urls:
+            try:
+                if as_is:
+                    feed = FoundFeed(url, candidate_urls(url)[0], None, "feed")
+                else:
+                    feed = await discover(url, policy, parsers)
+                site_of(feed.url)
+            except FeedsiftError as exc:
+                report(url, str(exc))
+                continue
+            found.append(feed)
+    finally:
+        parsers.close()
+    return found, len(urls) - len(found)
 
 
 def _import(args: argparse.Namespace) -> int:
