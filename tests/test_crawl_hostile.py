@@ -139,3 +139,19 @@ def test_unexpected_exceptions_are_recorded_against_their_feed_or_page(
     states = dict(connection.execute("SELECT url, state FROM items").fetchall())
     connection.close()
     assert states[web.url("/key-bug")] == "retry"  # asked again next poll, like a failed fetch
+
+
+def test_a_page_longer_than_its_content_length_is_a_page_error(
+    web: LoopbackServer, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.db"
+    good = serve_good_feed(web, "/one", "/long")
+    web.route("/long", POST.format(title="Long", text=TEXT).encode(),
+              headers={"Content-Length": "100"}, content_length=False)  # fmt: skip
+    subscribe(db, [good])
+    counts = crawl_once(db)
+    assert counts.page_errors == 1 and stored_urls(db) == {web.url("/one")}
+    stage, reason = errors(db)[web.url("/long")]
+    assert stage == "page" and reason.startswith(
+        "the body is longer than its Content-Length (100 bytes declared, at least "
+    )
