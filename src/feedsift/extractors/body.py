@@ -113,8 +113,12 @@ def _add_blocks(parts: list[BodyPart], blocks: Iterable[TextBlock], context: _Co
     for block in blocks:
         kind, level = part_kind(block)
         text = context.verbatim(block) if kind == "code" else block.text
-        joins = previous is not None and parts and parts[-1].kind == kind
-        if joins and _continues(previous, block, kind):  # type: ignore[arg-type]
+        if (
+            previous is not None
+            and parts
+            and parts[-1].kind == kind
+            and _continues(previous, block, kind)
+        ):
             parts[-1] = BodyPart(kind, f"{parts[-1].text}\n{text}", level)
         else:
             parts.append(BodyPart(kind, text, level))
