@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from feedsift.acquisition.feedworker import ParseLimits
-from feedsift.acquisition.fetcher import FetchPolicy
+from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.acquisition.schedule import Schedule
-from feedsift.crawl.crawler import CrawlOptions, utc_now
+from feedsift.crawl.crawler import Crawler, CrawlOptions, utc_now
+from feedsift.crawl.extraction import ArrivalExtraction
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.crawl.templating import TemplateOptions
@@ -44,6 +45,24 @@ def crawl_once(
     settings = SessionSettings(db=db, policy=policy, crawl=options,
                                feed_limits=feed_limits or ParseLimits())  # fmt: skip
     return asyncio.run(run_session(settings, "once", all_feeds=True))
+
+
+def poll_only(db: Path, url: str, policy: FetchPolicy = FAST) -> None:
+    """Poll one feed and stop: what a SIGKILL right after a poll leaves (its items ``new``,
+    the feed not due again for a while)."""
+
+    async def run() -> None:
+        with Store(db) as store:
+            feed = store.feeds.get(url)
+            assert feed is not None
+            extraction = ArrivalExtraction(site_level=None)
+            try:
+                async with Fetcher(policy) as fetcher:
+                    await Crawler(store, fetcher, extraction).poll_feed(feed)
+            finally:
+                extraction.close()
+
+    asyncio.run(run())
 
 
 @dataclass(frozen=True, slots=True)

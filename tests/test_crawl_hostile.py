@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import LoopbackServer
-from crawl_helpers import crawl_once, feedsift_command, subscribe
+from crawl_helpers import crawl_once, feedsift_command, poll_only, subscribe
 from feedsift.acquisition.feedworker import ParseLimits, TimedFeed
 from feedsift.crawl import crawler as crawler_module
 from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
@@ -155,3 +155,21 @@ def test_a_page_longer_than_its_content_length_is_a_page_error(
     assert stage == "page" and reason.startswith(
         "the body is longer than its Content-Length (100 bytes declared, at least "
     )
+
+
+def test_a_page_that_failed_in_the_resume_waits_for_the_next_round(
+    web: LoopbackServer, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.db"
+    good = serve_good_feed(web, "/one", "/busy")
+    web.route("/busy", b"busy", status=503)
+    subscribe(db, [good])
+    poll_only(db, good)  # a killed crawl: both items left new
+    counts = crawl_once(db)  # resumes them, then polls the feed (--all) in its round
+    assert counts.feeds_polled == 1 and stored_urls(db) == {web.url("/one")}
+    asked = [path for path, _ in web.requests if path == "/busy"]
+    assert len(asked) == 3  # one attempt (FAST: 2 retries), not a second one in the round
+    connection = sqlite3.connect(db)
+    state = connection.execute("SELECT state, attempts FROM items WHERE url LIKE '%/busy'")
+    assert state.fetchone() == ("retry", 1)
+    connection.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import sqlite3
 import subprocess
@@ -13,18 +12,14 @@ from pathlib import Path
 import pytest
 
 from crawl_helpers import (
-    FAST,
     count_rows,
     feedsift_command,
+    poll_only,
     post_of,
     stored_documents,
     subscribe,
     wait_for_rows,
 )
-from feedsift.acquisition.fetcher import Fetcher
-from feedsift.crawl.crawler import Crawler
-from feedsift.crawl.extraction import ArrivalExtraction
-from feedsift.storage import Store
 from feedsift.testweb import TestWeb
 
 GENERATED = ("marginalia", "fieldnotes", "gazette")
@@ -96,19 +91,6 @@ def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_pat
     _check_against_truth(web, db)
 
 
-async def _poll_only(db: Path, url: str) -> None:
-    """What a SIGKILL right after a poll leaves: its items stored ``new``, the feed not due."""
-    with Store(db) as store:
-        feed = store.feeds.get(url)
-        assert feed is not None
-        extraction = ArrivalExtraction(site_level=None)
-        try:
-            async with Fetcher(FAST) as fetcher:
-                await Crawler(store, fetcher, extraction).poll_feed(feed)
-        finally:
-            extraction.close()
-
-
 def _wait_until_settled(db: Path, process: subprocess.Popen[str], seconds: float = 15) -> None:
     """Wait until no item is left ``new`` and every document has its article."""
     deadline = time.monotonic() + seconds
@@ -132,7 +114,7 @@ def test_items_left_new_are_fetched_at_start_not_when_their_feed_is_due(
     db = tmp_path / "f.db"
     feed = web.feed_urls("good")[0]
     subscribe(db, [feed])
-    asyncio.run(_poll_only(db, feed))
+    poll_only(db, feed)
     left = _item_states(db)
     assert set(left) == {"new"} and count_rows(db, "documents") == 0
     process = subprocess.Popen(feedsift_command(db, *command, "--delay", "0"), text=True,

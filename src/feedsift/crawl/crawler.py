@@ -130,6 +130,7 @@ class Crawler:
         )  # fmt: skip
         self.templating = Templating(self.services, self.store_harvested, self.options.templates)
         self._fresh: dict[int, list[int]] = {}  # feed id -> documents its last poll stored
+        self._resumed: set[int] = set()  # items resume() tried: not again in the first round
 
     # -- rounds -------------------------------------------------------------------------
 
@@ -147,6 +148,7 @@ class Crawler:
                 if record is not None:
                     self._start_extraction(document_id, record.document, role)
         left = [item for item in self.store.items.pending() if item.state == "new"]
+        self._resumed = {item.id for item in left}
         await asyncio.gather(*(self._fetch_item(item) for item in left))
         self._fresh.clear()  # their feeds' next polls learn templates from their own items
         await self.drain()
@@ -168,6 +170,7 @@ class Crawler:
                     self._feed_failed(feed, exc, self._clock(), time.perf_counter() - started)
 
         await asyncio.gather(*(one(feed) for feed in feeds))
+        self._resumed.clear()
         await self.drain()
 
     async def _feed_round(self, feed: FeedRecord) -> None:
@@ -273,8 +276,9 @@ class Crawler:
     # -- pages --------------------------------------------------------------------------
 
     async def fetch_pending(self, feed_id: int) -> None:
-        """Fetch the pages of the feed's items not fetched yet (new, or failed before)."""
-        pending = self.store.items.pending(feed_id)
+        """Fetch the pages of the feed's items not fetched yet (new, or failed before; an
+        item that failed in this crawl's resume waits for the next round)."""
+        pending = [i for i in self.store.items.pending(feed_id) if i.id not in self._resumed]
         site = _site_or_none(pending[0].url) if pending else None
         if site is not None:
             await self._fetch_comparisons(feed_id, site)
