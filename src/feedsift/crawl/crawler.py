@@ -147,9 +147,12 @@ class Crawler:
                 record = self.store.documents.get(document_id)
                 if record is not None:
                     self._start_extraction(document_id, record.document, role)
-        left = [item for item in self.store.items.pending() if item.state == "new"]
-        self._resumed = {item.id for item in left}
-        await asyncio.gather(*(self._fetch_item(item) for item in left))
+        left: dict[int, list[ItemRecord]] = {}
+        for item in self.store.items.pending():
+            if item.state == "new":
+                left.setdefault(item.feed_id, []).append(item)
+        self._resumed = {item.id for items in left.values() for item in items}
+        await asyncio.gather(*(self._fetch_items(feed, items) for feed, items in left.items()))
         self._fresh.clear()  # their feeds' next polls learn templates from their own items
         await self.drain()
 
@@ -279,10 +282,14 @@ class Crawler:
         """Fetch the pages of the feed's items not fetched yet (new, or failed before; an
         item that failed in this crawl's resume waits for the next round)."""
         pending = [i for i in self.store.items.pending(feed_id) if i.id not in self._resumed]
-        site = _site_or_none(pending[0].url) if pending else None
+        await self._fetch_items(feed_id, pending)
+
+    async def _fetch_items(self, feed_id: int, items: list[ItemRecord]) -> None:
+        """Fetch ``items`` of one feed, after comparison pages when its site's learners want."""
+        site = _site_or_none(items[0].url) if items else None
         if site is not None:
             await self._fetch_comparisons(feed_id, site)
-        await asyncio.gather(*(self._fetch_item(item) for item in pending))
+        await asyncio.gather(*(self._fetch_item(item) for item in items))
 
     async def _fetch_comparisons(self, feed_id: int, site: str) -> None:
         """Fetch older items of the feed again for the learners of ``site`` (not stored)."""
