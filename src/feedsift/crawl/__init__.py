@@ -10,7 +10,7 @@ from feedsift.crawl.crawler import Crawler, CrawlOptions
 from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
 from feedsift.crawl.report import CrawlCounts, StageTimes
 from feedsift.crawl.session import SessionSettings, run_session
-from feedsift.crawl.subscribe import FoundFeed, find_feed, subscribe
+from feedsift.crawl.subscribe import FoundFeed, discover, find_feed, subscribe
 
 __all__ = [
     "ArrivalExtraction",
@@ -22,6 +22,7 @@ __all__ = [
     "FoundFeed",
     "SessionSettings",
     "StageTimes",
+    "discover",
     "find_feed",
     "run_session",
     "subscribe",
