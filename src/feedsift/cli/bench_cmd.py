@@ -14,7 +14,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from feedsift.errors import DatasetError
+from feedsift.errors import DatasetError, ModelError
 from feedsift.evaluation.bench import DEFAULT_TURN, BenchOptions, run_bench
 from feedsift.evaluation.datasets import DEFAULT_BENCH_DIR
 from feedsift.evaluation.listings import (
@@ -132,6 +132,8 @@ def _add_selection_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"only these peers (default: all installed of {peers})",
     )
     add("--limit", type=_positive, metavar="N", help="at most N pages per dataset (or site)")
+    add("--model", type=Path, metavar="PATH",
+        help="bench a bundle written by `feedsift train -o PATH` instead of the shipped model")
     add(
         "--turn",
         type=_positive,
@@ -226,6 +228,8 @@ def _command(args: argparse.Namespace) -> str:
             words += [f"--{option}", ",".join(getattr(args, option))]
     if args.limit:
         words += ["--limit", str(args.limit)]
+    if args.model:
+        words += ["--model", str(args.model)]
     return shlex.join(words)
 
 
@@ -240,11 +244,11 @@ def _run_bench(args: argparse.Namespace) -> int:
     if args.folder is None and not root.is_dir():
         return _fail(missing_default("benchmark", root, "feedsift bench DATASETS_DIR"), EXIT_DATA)
     options = BenchOptions(
-        args.split, args.datasets, args.peers, args.limit, not args.quiet, args.turn
+        args.split, args.datasets, args.peers, args.limit, not args.quiet, args.turn, args.model
     )
     try:
         report = summarize(run_bench(root, options))
-    except DatasetError as exc:
+    except (DatasetError, ModelError) as exc:
         return _fail(str(exc), EXIT_DATA)
     except ValueError as exc:
         return _fail(str(exc), EXIT_USAGE)

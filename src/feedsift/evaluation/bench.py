@@ -41,6 +41,7 @@ from feedsift.evaluation.metrics import (
     snippet_counts,
 )
 from feedsift.evaluation.peers import Peer, PeerInput, PeerResult, select_peers
+from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.charset import decode_html
 from feedsift.text.tokens import normalize_space
 
@@ -52,10 +53,12 @@ __all__ = [
     "PageScore",
     "PeerInfo",
     "Scores",
+    "lenient_title",
     "load_pages",
     "run_bench",
     "same_authors",
     "same_title",
+    "same_title_lenient",
     "score_page",
 ]
 
@@ -76,6 +79,7 @@ class BenchOptions:
     limit: int | None = None
     progress: bool = True  #: show a tqdm bar on stderr
     turn: int = DEFAULT_TURN  #: pages each peer extracts in a row (1: page by page)
+    model: Path | None = None  #: a bundle written by ``feedsift train`` (default: the shipped one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +99,7 @@ class Scores:
     shingles: ShingleCounts | None = None
     snippets: SnippetCounts | None = None
     title_ok: bool | None = None
+    title_lenient_ok: bool | None = None  #: the same title, case, quotes and dashes folded
     authors_ok: bool | None = None
     date_ok: bool | None = None
 
@@ -115,6 +120,7 @@ class PageScore:
     title: str | None = None
     authors: tuple[str, ...] = ()
     date: str | None = None
+    page_type: str | None = None  #: the gold's kind of page, where the dataset has one
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +134,13 @@ class DatasetInfo:
     title: int
     authors: int
     date: int
+    part_of: str | None = None  #: the dataset this group of pages (one page type) belongs to
 
     @classmethod
-    def of(cls, name: str, pages: Sequence[GoldPage]) -> DatasetInfo:
+    def of(cls, name: str, pages: Sequence[GoldPage], part_of: str | None = None) -> DatasetInfo:
         return cls(
             name=name,
+            part_of=part_of,
             pages=len(pages),
             text=sum(1 for p in pages if p.text),
             snippets=sum(1 for p in pages if p.with_snippets or p.without_snippets),
@@ -159,6 +167,24 @@ class BenchRun:
 def same_title(predicted: str | None, gold: str) -> bool:
     """Exact title match after whitespace normalisation."""
     return predicted is not None and normalize_space(predicted) == normalize_space(gold)
+
+
+#: Typographic variants that the lenient title match folds: quotes, dashes, spaces.
+_TITLE_FOLDS = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " ",
+})  # fmt: skip
+
+
+def lenient_title(value: str) -> str:
+    """A title with case, quote styles, dashes and surrounding punctuation folded."""
+    return normalize_space(value.translate(_TITLE_FOLDS)).casefold().strip(" .:;!?-|")
+
+
+def same_title_lenient(predicted: str | None, gold: str) -> bool:
+    """Title match up to case, quote styles, dashes and a trailing full stop."""
+    return predicted is not None and lenient_title(predicted) == lenient_title(gold)
 
 
 def _author_key(name: str) -> str:
@@ -189,14 +215,16 @@ def _text_scores(page: GoldPage, text: str) -> Scores:
 
 
 def _meta_scores(page: GoldPage, fields: frozenset[str], result: PeerResult) -> Scores:
-    title_ok = authors_ok = date_ok = None
+    title_ok = lenient_ok = authors_ok = date_ok = None
     if page.title and "title" in fields:
         title_ok = same_title(result.title, page.title)
+        lenient_ok = same_title_lenient(result.title, page.title)
     if page.authors and "authors" in fields:
         authors_ok = same_authors(result.authors, page.authors)
     if page.date and "date" in fields:
         date_ok = result.date == page.date
-    return Scores(title_ok=title_ok, authors_ok=authors_ok, date_ok=date_ok)
+    return Scores(title_ok=title_ok, title_lenient_ok=lenient_ok, authors_ok=authors_ok,
+                  date_ok=date_ok)  # fmt: skip
 
 
 def score_page(page: GoldPage, fields: frozenset[str], result: PeerResult) -> Scores:
@@ -257,6 +285,7 @@ def _score_turn(
                 title=result.title,
                 authors=result.authors,
                 date=result.date.isoformat() if result.date else None,
+                page_type=page.page_type,
                 scores=score_page(page, peer.fields, result),
             )
 
@@ -297,6 +326,14 @@ def load_pages(root: Path, options: BenchOptions) -> dict[str, list[GoldPage]]:
     return pages
 
 
+def _infos(name: str, pages: Sequence[GoldPage]) -> list[DatasetInfo]:
+    """The dataset's gold counts, then those of each of its page types (if it has them)."""
+    kinds = sorted({p.page_type for p in pages if p.page_type})
+    parts = [DatasetInfo.of(f"{name}/{k}", [p for p in pages if p.page_type == k], name)
+             for k in kinds]  # fmt: skip
+    return [DatasetInfo.of(name, pages), *parts]
+
+
 def run_bench(
     root: Path, options: BenchOptions = BenchOptions(), peers: Sequence[Peer] | None = None
 ) -> BenchRun:
@@ -306,7 +343,12 @@ def run_bench(
     :class:`DatasetError` when ``root`` holds no dataset or a named dataset is missing, and
     ``ValueError`` for an unknown peer name.
     """
-    chosen, missing = (list(peers), []) if peers is not None else select_peers(options.peers)
+    missing: list[str] = []
+    if peers is not None:
+        chosen = list(peers)
+    else:
+        model = LearnedPageExtractor.from_file(options.model) if options.model else None
+        chosen, missing = select_peers(options.peers, model)
     pages = load_pages(root, options)
     with _silenced_peers():
         for peer in chosen:
@@ -324,7 +366,7 @@ def run_bench(
     return BenchRun(
         root=root,
         options=options,
-        datasets=tuple(DatasetInfo.of(name, group) for name, group in pages.items()),
+        datasets=tuple(info for name, group in pages.items() for info in _infos(name, group)),
         peers=tuple(PeerInfo(p.name, p.version(), tuple(sorted(p.fields))) for p in chosen),
         missing_peers=tuple(missing),
         scores=tuple(scores),

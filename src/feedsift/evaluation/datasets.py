@@ -54,6 +54,8 @@ class GoldPage:
     with_snippets: tuple[str, ...]
     without_snippets: tuple[str, ...]
     comments: str | None
+    page_type: str | None = None  #: the gold set's kind of page (wceb2026: forum, listing ...)
+    site: str | None = None  #: the site the page belongs to, where the gold set says it
 
 
 def marked_dirs(root: Path, marker: str, what: str) -> list[Path]:
@@ -117,6 +119,8 @@ def _record(dataset: str, folder: Path, row: dict[str, Any]) -> GoldPage | None:
         with_snippets=tuple(row.get("with") or ()),
         without_snippets=tuple(row.get("without") or ()),
         comments=row.get("comments") or None,
+        page_type=row.get("page_type") or None,
+        site=row.get("site") or None,
     )
 
 

@@ -44,6 +44,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 import feedsift
+from feedsift.extractors.base import PageExtractor
 
 __all__ = [
     "BoilerpipePeer",
@@ -197,8 +198,11 @@ class FeedsiftPeer(Peer):
     distribution = "feedsift"
     fields = frozenset({"text", "title", "authors", "date"})
 
+    def __init__(self, extractor: PageExtractor | None = None) -> None:
+        self.extractor = extractor  #: another model than the bundled one (``--model``)
+
     def run(self, page: PeerInput) -> PeerResult:
-        article = feedsift.extract(page.data, page.url)
+        article = feedsift.extract(page.data, page.url, extractor=self.extractor)
         published = article.published.date() if article.published else None
         return PeerResult(article.text, article.title, article.authors, published)
 
@@ -211,7 +215,9 @@ class FeedsiftTextPeer(FeedsiftPeer):
     fields = frozenset({"text"})
 
     def run(self, page: PeerInput) -> PeerResult:
-        return PeerResult(feedsift.extract(page.data, page.url, with_metadata=False).text)
+        article = feedsift.extract(page.data, page.url, extractor=self.extractor,
+                                   with_metadata=False)  # fmt: skip
+        return PeerResult(article.text)
 
 
 class TrafilaturaPeer(Peer):
@@ -396,11 +402,12 @@ class HtmldatePeer(Peer):
         return PeerResult(date=parse_peer_date(htmldate.find_date(page.html, url=page.url)))
 
 
-def all_peers() -> list[Peer]:
-    """A fresh instance of every known peer, feedsift first, installed or not."""
+def all_peers(extractor: PageExtractor | None = None) -> list[Peer]:
+    """A fresh instance of every known peer, feedsift first (with ``extractor``, the
+    bundled model when ``None``), installed or not."""
     return [
-        FeedsiftPeer(),
-        FeedsiftTextPeer(),
+        FeedsiftPeer(extractor),
+        FeedsiftTextPeer(extractor),
         TrafilaturaPeer(),
         TrafilaturaMetadataPeer(),
         TrafilaturaDefaultsPeer(),
@@ -413,12 +420,14 @@ def all_peers() -> list[Peer]:
     ]
 
 
-def select_peers(names: Sequence[str] = ()) -> tuple[list[Peer], list[str]]:
+def select_peers(
+    names: Sequence[str] = (), extractor: PageExtractor | None = None
+) -> tuple[list[Peer], list[str]]:
     """The installed peers among ``names`` (all when empty) and the names not installed.
 
     Raises ``ValueError`` for a name that is no known peer.
     """
-    known = {peer.name: peer for peer in all_peers()}
+    known = {peer.name: peer for peer in all_peers(extractor)}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ValueError(f"unknown peer {', '.join(unknown)}; known: {', '.join(known)}")

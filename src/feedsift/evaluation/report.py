@@ -97,6 +97,7 @@ class SummaryRow:
     snippets: PRF | None = None
     snippet_counts: SnippetCounts | None = None
     title: Accuracy | None = None
+    title_lenient: Accuracy | None = None
     authors: Accuracy | None = None
     date: Accuracy | None = None
     speed_ratio: float | None = None  #: docs/s over the reference peer's, same pages
@@ -132,6 +133,7 @@ def _summary_row(dataset: str, peer: str, scores: Sequence[PageScore]) -> Summar
         snippets=snippet_prf(counts) if counts else None,
         snippet_counts=counts,
         title=_accuracy(s.scores.title_ok for s in scores),
+        title_lenient=_accuracy(s.scores.title_lenient_ok for s in scores),
         authors=_accuracy(s.scores.authors_ok for s in scores),
         date=_accuracy(s.scores.date_ok for s in scores),
     )
@@ -151,6 +153,8 @@ def summarize(run: BenchRun) -> BenchReport:
     for score in run.scores:
         groups[score.dataset, score.peer].append(score)
         groups[POOLED, score.peer].append(score)
+        if score.page_type:
+            groups[f"{score.dataset}/{score.page_type}", score.peer].append(score)
     names = [info.name for info in run.datasets] + [POOLED]
     rows: list[SummaryRow] = []
     for dataset in names:
@@ -164,7 +168,8 @@ def summarize(run: BenchRun) -> BenchReport:
 
 
 def pooled_info(datasets: Sequence[DatasetInfo]) -> DatasetInfo:
-    """The gold counts of all datasets together."""
+    """The gold counts of all datasets together (page-type groups are inside them)."""
+    datasets = [d for d in datasets if d.part_of is None]
     return DatasetInfo(
         name=POOLED,
         pages=sum(d.pages for d in datasets),
@@ -224,6 +229,7 @@ COLUMNS = (
     Column("snip-R", _prf("recall", lambda r: r.snippets), "snippets"),
     Column("snip-F1", _prf("f1", lambda r: r.snippets), "snippets"),
     Column("title", _acc(lambda r: r.title), "title"),
+    Column("title~", _acc(lambda r: r.title_lenient), "title"),
     Column("author", _acc(lambda r: r.authors), "authors"),
     Column("date", _acc(lambda r: r.date), "date"),
     Column("docs/s", lambda r: _num(r.speed.docs_per_s, 1)),
@@ -308,7 +314,8 @@ MARKDOWN_NOTES = """\
   per CJK character), mean over pages with gold text; `sh-F1` is the bag-of-4-gram-shingle
   F1 of the ScrapingHub article-extraction-benchmark; `snip` is trafilatura's snippet
   scoring (pooled tp/fn/fp/tn, whitespace-normalised substring match).
-- title: exact match after whitespace normalisation; author: same set of names (case and
+- title: exact match after whitespace normalisation; `title~` the same with case, quote
+  styles, dashes and end punctuation folded; author: same set of names (case and
   whitespace ignored); date: same calendar day. Over pages whose gold has the field.
 - Speed: `time.perf_counter()` around each peer's own call, one process, one core, all
   peers on a page before the next page; `vs-traf` is docs/s over trafilatura's on the same
@@ -338,7 +345,7 @@ def render_markdown(report: BenchReport, command: str | None = None) -> str:
 def _row_json(row: SummaryRow) -> dict[str, Any]:
     data = asdict(row)
     data["speed"].update(docs_per_s=row.speed.docs_per_s, mb_per_s=row.speed.mb_per_s)
-    for name in ("title", "authors", "date"):
+    for name in ("title", "title_lenient", "authors", "date"):
         value = getattr(row, name)
         if value is not None:
             data[name]["value"] = value.value
@@ -350,6 +357,7 @@ def report_json(report: BenchReport, command: str | None = None) -> dict[str, An
     run = report.run
     options = asdict(run.options)
     options.pop("progress")
+    options["model"] = str(run.options.model) if run.options.model else None
     return {
         "command": command,
         "root": str(run.root),
