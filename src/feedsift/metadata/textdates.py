@@ -1,0 +1,81 @@
+"""Dates as people write them in bylines and meta lines, in the main languages of the web.
+
+Structured metadata writes ISO 8601; a page's visible text writes "15 July, 2021",
+"15. Juli 2021", "15 juillet 2021", "15 de julio de 2021", "July 15th, 2021",
+"2021年7月15日", "2021년 7월 15일", "15.07.2021" or "2021/07/15". :func:`find_text_date`
+finds the first such date in a short text. Numeric dates with the day and month both at
+most 12 are read day first (most of the world; a US page usually also declares its date
+in its metadata, which is read first).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from feedsift.metadata.dates import MAX_FUTURE, MIN_YEAR
+
+__all__ = ["MONTH_NAMES", "find_text_date"]
+
+#: Month names and their usual abbreviations, by month: English, German, French, Spanish,
+#: Italian, Portuguese, Dutch and the Scandinavian languages (lower case, accents kept).
+MONTH_NAMES: dict[int, tuple[str, ...]] = {
+    1: ("january", "jan", "januar", "janvier", "janv", "enero", "ene", "gennaio", "gen",
+        "janeiro", "januari", "jänner", "jän"),
+    2: ("february", "feb", "februar", "février", "fevrier", "févr", "fevr", "febrero",
+        "febbraio", "fevereiro", "fev", "februari"),
+    3: ("march", "mar", "märz", "maerz", "mars", "marzo", "março", "marco", "maart", "mrt"),
+    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile"),
+    5: ("may", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj"),
+    6: ("june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho"),
+    7: ("july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho"),
+    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus"),
+    9: ("september", "sep", "sept", "septembre", "septiembre", "settembre", "set", "setembro"),
+    10: ("october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott",
+         "outubro", "out"),
+    11: ("november", "nov", "novembre", "noviembre", "novembro"),
+    12: ("december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre",
+         "dic", "dicembre", "dezembro"),
+}  # fmt: skip
+_BY_NAME = {name: month for month, names in MONTH_NAMES.items() for name in names}
+_MONTH = "(" + "|".join(sorted(map(re.escape, _BY_NAME), key=len, reverse=True)) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?"
+_YEAR = r"((?:19|20)\d\d)(?!\d)"
+
+#: Each pattern with the order of its (day, month, year) groups.
+_PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int, int]], ...] = (
+    (re.compile(rf"(?<!\d){_DAY}\s*(?:de\s+)?{_MONTH},?\s*(?:de\s+)?{_YEAR}", re.I), (1, 2, 3)),
+    (re.compile(rf"(?<![\w]){_MONTH}\s+{_DAY},?\s+{_YEAR}", re.I), (2, 1, 3)),
+    (re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})"), (3, 2, 1)),
+    (re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), (3, 2, 1)),
+    (re.compile(r"(?<!\d)(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d\d)(?!\d)"), (1, 2, 3)),
+)  # fmt: skip
+
+
+def _month(value: str) -> int:
+    return int(value) if value.isdigit() else _BY_NAME[value.lower()]
+
+
+def _date(day: str, month: str, year: str) -> datetime | None:
+    number = _month(month)
+    if not month.isdigit() or number <= 12:
+        day_number = int(day)
+    else:  # "07/15/2021": the second number cannot be a month
+        number, day_number = int(day), number
+    try:
+        value = datetime(int(year), number, day_number, tzinfo=UTC)
+    except ValueError:
+        return None
+    if value.year < MIN_YEAR or value > datetime.now(UTC) + MAX_FUTURE:
+        return None
+    return value
+
+
+def find_text_date(text: str) -> datetime | None:
+    """The first plausible date written in ``text`` (midnight UTC), or ``None``."""
+    for pattern, (d, m, y) in _PATTERNS:
+        for match in pattern.finditer(text):
+            found = _date(match.group(d), match.group(m), match.group(y))
+            if found is not None:
+                return found
+    return None

@@ -1,0 +1,67 @@
+"""Visible-text dates: many languages and formats, never a related post's or a comment's."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import feedsift
+from feedsift.metadata.textdates import MONTH_NAMES, find_text_date
+
+JULY_15 = date(2021, 7, 15)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "15 July, 2021", "15. Juli 2021", "15 juillet 2021", "15 de julio de 2021",
+        "15 luglio 2021", "15 de julho de 2021", "15 juli 2021", "July 15th, 2021",
+        "Jul 15 2021", "2021年7月15日", "2021년 7월 15일", "15.07.2021", "2021/07/15",
+        "07/15/2021", "Posted on 15 July, 2021 by Ann",
+    ],
+)  # fmt: skip
+def test_written_dates_in_many_languages(text: str) -> None:
+    found = find_text_date(text)
+    assert found is not None and found.date() == JULY_15 and found.tzinfo is UTC
+
+
+@pytest.mark.parametrize("text", ["", "Chapter 15 of 2021", "31 February 2021", "3 March 1850",
+                                  "version 2.4.1", "15 July 2999"])  # fmt: skip
+def test_no_date_where_none_is_written(text: str) -> None:
+    assert find_text_date(text) is None
+
+
+@given(
+    st.dates(min_value=date(1990, 1, 1), max_value=date(2025, 12, 31)),
+    st.sampled_from(["{d} {m} {y}", "{d}. {m} {y}", "{m} {d}, {y}", "{d} de {m} de {y}"]),
+    st.integers(min_value=0, max_value=20),
+)
+def test_any_day_in_any_month_name_reads_back(day: date, shape: str, pick: int) -> None:
+    names = MONTH_NAMES[day.month]
+    text = shape.format(d=day.day, m=names[pick % len(names)].capitalize(), y=day.year)
+    found = find_text_date(text)
+    assert found is not None and found.date() == day
+
+
+def test_page_date_from_a_time_element_without_datetime_not_from_a_related_card() -> None:
+    prose = "We went to Oslo and it was lovely. " * 30
+    html = f"""<html><head><title>My trip to Oslo | Blog</title></head><body>
+    <header><a href="/">Blog</a></header><article><h1>My trip to Oslo</h1>
+    <div class="post-meta"><time>15 July, 2021</time></div><p>{prose}</p></article>
+    <aside class="related-posts"><h3>Related</h3><div class="card"><a href="/p2">Another
+    post</a> <time>3 March, 2019</time></div></aside></body></html>"""
+    article = feedsift.extract(html, url="https://blog.example.org/oslo/")
+    assert article.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+def test_a_date_only_in_a_related_card_is_not_the_pages() -> None:
+    prose = "We went to Oslo and it was lovely. " * 30
+    html = f"""<html><head><title>My trip to Oslo | Blog</title></head><body>
+    <article><h1>My trip to Oslo</h1><p>{prose}</p></article>
+    <aside class="related-posts"><div class="card"><a href="/p2">Another post</a>
+    <time>3 March, 2019</time></div></aside></body></html>"""
+    article = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert article.published is None
