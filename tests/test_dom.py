@@ -50,3 +50,25 @@ def test_malformed_html_is_recovered() -> None:
 def test_unparsable_input_raises() -> None:
     with pytest.raises(InputError):
         parse_page("   ")
+
+
+_SENTENCE = "Bumping the minimum supported version has never been a breaking change. "
+_POST = f"<p>{_SENTENCE * 8}</p>"
+
+
+def test_content_served_in_noscript_is_kept() -> None:
+    # Discourse serves the whole thread in <noscript> to readers without JavaScript
+    html = f"<html><body><div id='app'></div><noscript><div class='post'>{_POST}</div>" \
+           "</noscript></body></html>"  # fmt: skip
+    body = clean_dom(parse_html(html))
+    assert "never been a breaking change" in "".join(body.itertext())
+
+
+def test_noscript_fallbacks_beside_the_content_are_dropped() -> None:
+    # an archive widget of 800 characters, less than half the page's text
+    notice = "<noscript><ul>" + "<li><a href='/2010/'>2010 (304)</a></li>" * 80 + "</ul></noscript>"
+    html = f"<html><body><article>{_POST}{_POST}</article>{notice}" \
+           "<noscript>Please enable JavaScript.</noscript></body></html>"  # fmt: skip
+    text = "".join(clean_dom(parse_html(html)).itertext())
+    assert "never been a breaking change" in text
+    assert "2010 (304)" not in text and "enable JavaScript" not in text

@@ -18,6 +18,8 @@ __all__ = [
     "DROPPED_TAGS",
     "HIDDEN_XPATH",
     "MAX_HTML_CHARS",
+    "NOSCRIPT_CONTENT_CHARS",
+    "NOSCRIPT_CONTENT_SHARE",
     "clean_dom",
     "parse_html",
 ]
@@ -36,6 +38,13 @@ DROPPED_TAGS = (
 HIDDEN_XPATH = etree.XPath("//@style/.. | //@hidden/.. | //@type[. = 'hidden']/..")
 #: Inline styles that hide an element (compared without spaces, lower-cased).
 HIDDEN_STYLES = ("display:none", "visibility:hidden")
+
+#: ``<noscript>`` content is the page's content served to readers without JavaScript
+#: (Discourse forums, some single-page apps) when it holds at least this much text ...
+NOSCRIPT_CONTENT_CHARS = 500
+#: ... and at least this share of the body's text: a page whose visible text lives
+#: elsewhere keeps its noscript fallbacks out (Blogger's archive widget, "enable JavaScript").
+NOSCRIPT_CONTENT_SHARE = 0.5
 
 #: Pages longer than this are cut (a 20 MB HTML page is an error page or a data dump).
 MAX_HTML_CHARS = 20_000_000
@@ -69,6 +78,7 @@ def parse_html(text: str) -> etree._Element:
 def clean_dom(root: etree._Element) -> etree._Element:
     """Drop invisible parts in place and return the ``<body>`` (an empty one is added to a
     document that has none, such as a redirect stub with a ``<head>`` only)."""
+    _unwrap_content_noscripts(root)
     etree.strip_elements(root, *DROPPED_TAGS, etree.Comment, etree.PI, with_tail=False)
     for element in select_elements(HIDDEN_XPATH, root):
         parent = element.getparent()
@@ -78,6 +88,24 @@ def clean_dom(root: etree._Element) -> etree._Element:
     if body is None:  # a page with a head only (a redirect stub): nothing visible
         body = etree.SubElement(root, "body")
     return body
+
+
+def _text_chars(element: etree._Element) -> int:
+    return sum(len(str(t).strip()) for t in element.itertext())
+
+
+def _unwrap_content_noscripts(root: etree._Element) -> None:
+    """Turn ``<noscript>`` elements into ``<div>`` where they hold the page's content."""
+    body = root.find("body")
+    if body is None:
+        return
+    sizes = {element: _text_chars(element) for element in body.iter("noscript")}
+    inside = sum(sizes.values())
+    if inside < NOSCRIPT_CONTENT_CHARS or inside < NOSCRIPT_CONTENT_SHARE * _text_chars(body):
+        return
+    for element, size in sizes.items():
+        if size >= NOSCRIPT_CONTENT_CHARS:
+            element.tag = "div"
 
 
 def _hidden(element: etree._Element) -> bool:
