@@ -55,10 +55,10 @@ def test_body_parts_keep_structure() -> None:
     assert heading.text == "First, make it safe" and heading.level == 2
 
 
-def test_listing_page_gives_posts_not_a_merged_body() -> None:
+def test_listing_page_gives_posts_and_their_teasers_as_text() -> None:
     article = feedsift.extract(_example("blog-home.html"), "https://blog.example.org/")
     assert article.kind is PageKind.LISTING
-    assert article.text == ""
+    assert article.text.startswith(article.posts[0].title)
     assert len(article.posts) >= 3
     assert all(post.title and post.url for post in article.posts)
     assert all(post.url.startswith("https://blog.example.org/") for post in article.posts)

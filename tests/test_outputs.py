@@ -96,11 +96,12 @@ def test_article_to_dict_keeps_every_field_json_safe() -> None:
         "method": "page",
         "model_version": "test-model-1",
         "confidence": 0.87,
+        "kind_confidence": 0.0,
     }
     assert data["sources"][0] == {"field": "title", "source": "json-ld", "detail": "headline"}
     assert data["comments"] == [
-        {"text": "Great read!", "author": "Tom"},
-        {"text": "<b>bold</b> claim", "author": None},
+        {"text": "Great read!", "author": "Tom", "published": None},
+        {"text": "<b>bold</b> claim", "author": None, "published": None},
     ]
     assert data["body"][1] == {"kind": "heading", "text": "What happened next", "level": 2}
     assert list(data)[:4] == ["kind", "url", "canonical_url", "title"]

@@ -15,6 +15,9 @@ from synthetic import page, write_dataset
 
 pytest.importorskip("sklearn")
 
+#: A tiny blog with its home and tag pages: the page kinds' listings and articles.
+SITES = Path(__file__).parent / "fixtures" / "bench" / "sites"
+
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
@@ -22,14 +25,16 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     write_dataset(root / "gazette", pages=24, split="train")
     first, second = root / "first.npz", root / "second.npz"
     for output in (first, second):
-        train(TrainConfig(bench_dir=root, output=output, folds=2, jobs=1))
+        train(TrainConfig(bench_dir=root, output=output, folds=2, jobs=1, sites_dir=SITES))
     return first, second
 
 
 def test_training_is_deterministic(trained: tuple[Path, Path]) -> None:
     first, second = (load_bundle(path) for path in trained)
     assert first.version == second.version
-    assert sorted(first.models) == ["block", "ranker", "subtree", "title"]
+    # the page kinds come from the fixture blog alone: its posts and its listing pages
+    assert sorted(first.models) == ["block", "kind_article", "kind_listing", "ranker",
+                                    "subtree", "title"]  # fmt: skip
     assert first.info["pages"] == 24
 
 
@@ -49,6 +54,8 @@ def test_the_cli_trains_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     write_dataset(tmp_path / "data" / "mini", pages=16, split="train", seed=3)
     output = tmp_path / "model.npz"
     status = main(["train", str(tmp_path / "data"), "-o", str(output), "--folds", "2",
-                   "-j", "1"])  # fmt: skip
+                   "-j", "1", "--sites", str(SITES)])  # fmt: skip
     assert status == 0 and output.is_file()
-    assert "pages 16 from mini" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "pages 16 from mini" in out
+    assert "page kind, sites held out, listing: accuracy" in out

@@ -24,8 +24,18 @@ class PageKind(StrEnum):
     """What a page is, as far as the extractor can tell."""
 
     ARTICLE = "article"  #: one post or news article: ``text`` is its body
+    FORUM = "forum"  #: a discussion thread: ``text`` is its posts in order, see ``thread``
+    PRODUCT = "product"  #: a product page: its name, description and specifications
+    SERVICE = "service"  #: a company's page about what it offers
+    DOCUMENTATION = "documentation"  #: a manual or reference page, code blocks kept
     LISTING = "listing"  #: home, archive, tag or category page: see ``posts``
+    COLLECTION = "collection"  #: a shop's or catalogue's list of items: see ``posts``
     EMPTY = "empty"  #: nothing that looks like content was found
+
+    @property
+    def lists_items(self) -> bool:
+        """Whether the page announces other pages (its ``posts``) rather than being one."""
+        return self in (PageKind.LISTING, PageKind.COLLECTION)
 
 
 PartKind = Literal["paragraph", "heading", "item", "quote", "code", "cell", "caption", "table"]
@@ -79,6 +89,7 @@ class Provenance:
     method: str
     model_version: str
     confidence: float
+    kind_confidence: float = 0.0  #: the kind classifier's probability of ``Article.kind``
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +108,7 @@ class Comment:
 
     text: str
     author: str | None = None
+    published: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +116,8 @@ class Article:
     """The result of extracting one page.
 
     ``text`` is the body as plain text, paragraphs separated by blank lines; for a listing
-    page it is empty and ``posts`` holds the teasers found.
+    it is the items' titles and teasers in order (``posts`` holds them as records), for a
+    forum thread its posts in order (``thread`` holds them as records).
     """
 
     body: tuple[BodyPart, ...]
@@ -123,6 +136,7 @@ class Article:
     description: str | None = None
     posts: tuple[Teaser, ...] = ()
     comments: tuple[Comment, ...] = ()
+    thread: tuple[Comment, ...] = ()  #: a forum thread's posts, the opening one first
     sources: tuple[FieldSource, ...] = field(default=())
 
     @property

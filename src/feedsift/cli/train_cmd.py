@@ -8,6 +8,7 @@ from pathlib import Path
 
 from feedsift.cli import EXIT_OK, Subparsers
 from feedsift.evaluation.datasets import DEFAULT_BENCH_DIR
+from feedsift.evaluation.listings import DEFAULT_SITES_DIR
 from feedsift.extractors.page import DEFAULT_MODEL_PATH
 
 __all__ = ["register", "run"]
@@ -52,8 +53,15 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
                         help="processes that parse and label pages (default: 2)")
     parser.add_argument("--limit", type=int, default=None,
                         help="use at most N pages per dataset (quick runs)")
+    parser.add_argument("--sites", type=Path, default=DEFAULT_SITES_DIR, metavar="SITES_DIR",
+                        help="real blogs whose home, tag and archive pages teach the page-kind "
+                             "classifier what a listing is (default: ../shared/sites/ssg; "
+                             "skipped when missing)")
     parser.add_argument("--evaluate", action="store_true",
-                        help="cross-validate the block stage and report its text F1")
+                        help="cross-validate the block stage and report its text F1, then "
+                             "refit without each dataset in turn and bench it on that "
+                             "dataset's test split beside trafilatura (leave one dataset "
+                             "out; about 7 refits, slow)")
     parser.add_argument("--compare", action="store_true",
                         help="also score the papers' RBF SVM against the trees (slow)")
     parser.set_defaults(func=run)
@@ -64,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = TrainConfig(
         bench_dir=args.datasets, output=args.output, folds=args.folds, jobs=args.jobs,
-        limit=args.limit, evaluate=args.evaluate, compare=args.compare,
+        limit=args.limit, evaluate=args.evaluate, compare=args.compare, sites_dir=args.sites,
     )  # fmt: skip
     report = train(config, progress=lambda message: print(f"train: {message}", file=sys.stderr))
     print(f"wrote {config.output} (model {report.version})")
@@ -72,6 +80,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"title block accuracy (cross-fitted): {report.title_accuracy_cv:.3f}")
     for name, value in report.block_f1_cv.items():
         print(f"block stage, cross-validated, {name}: F1 {value:.4f}")
+    for name, value in report.kind_accuracy_cv.items():
+        print(f"page kind, sites held out, {name}: accuracy {value:.3f}")
+    for row in report.holdout:
+        theirs = "-" if row.reference is None else f"{row.reference:.4f}"
+        margin = "" if row.margin is None else f" ({row.margin:+.4f})"
+        print(f"left out {row.dataset} ({row.pages} test pages), {row.measure}: "
+              f"feedsift {row.feedsift:.4f}, trafilatura {theirs}{margin}")
     for item in report.comparison:
         print(f"{item.stage} stage, {item.learner}: held-out score {item.score:.4f}, "
               f"{item.ms_per_page:.2f} ms per page")

@@ -89,10 +89,12 @@ class ExtractionOutcome:
 
     @property
     def comparable(self) -> bool:
-        """Whether the text may be compared with other articles (a non-empty article body)."""
+        """Whether the text may be compared with other articles (a non-empty body of one
+        piece of content: an article, a thread, a product page ..., not a listing)."""
         return (
             self.article is not None
-            and self.article.kind is PageKind.ARTICLE
+            and not self.article.kind.lists_items
+            and self.article.kind is not PageKind.EMPTY
             and bool(self.article.body)
         )
 

@@ -198,9 +198,9 @@ def iter_site_pages(site: Path, options: ListingsOptions = ListingsOptions()) ->
 
 def outcome_of(article: Article) -> Outcome:
     """What an extraction result says the page is."""
-    if article.kind is PageKind.LISTING:
+    if article.kind.lists_items:
         return "listing" if article.posts else "listing-no-posts"
-    return "article" if article.kind is PageKind.ARTICLE else "empty"
+    return "empty" if article.kind is PageKind.EMPTY else "article"
 
 
 def check_page(page: SitePage) -> PageOutcome:

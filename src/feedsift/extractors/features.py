@@ -9,16 +9,19 @@ template-independent paper's body classifier).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from feedsift.extractors.kinds import KIND_LABELS
 from feedsift.extractors.ranges import SubtreeTable
 from feedsift.extractors.roles import role_bits
 from feedsift.extractors.signals import OWNER_TAGS, PageSignals
 
 __all__ = ["BlockContext", "block_features"]
 
+#: Columns of the kind probabilities every block row carries.
+N_KINDS = len(KIND_LABELS)
 #: Offsets of the neighbour blocks described in each row.
 NEIGHBOUR_OFFSETS = (-2, -1, 1, 2)
 #: Half-width of the window whose mean link share and words describe a block's region.
@@ -32,6 +35,9 @@ class BlockContext:
     title: int  #: index of the title block, -1 when none was found
     subtree_scores: np.ndarray  #: per subtree; 0 for subtrees that are not candidates
     best_subtree: int  #: index of the best body candidate, -1 when none
+    #: the kind classifier's probabilities in ``KIND_LABELS`` order (zeros: not known);
+    #: every block sees them, so what counts as content can depend on the kind of page
+    kind_scores: np.ndarray = field(default_factory=lambda: np.zeros(N_KINDS))
 
 
 def _shift(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
@@ -163,6 +169,6 @@ def block_features(
     parts = [
         *_own(signals), *_neighbours(signals), *_containers(signals, table), *_roles(signals),
         *_title_and_end(signals, context.title), *_subtree_relation(signals, table, context),
-        *_page(signals),
+        *_page(signals), np.tile(context.kind_scores, (signals.n, 1)),
     ]
     return np.hstack(parts).astype(np.float32)

@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 import numpy as np
 from lxml import etree
 
+from feedsift.extractors.kinds import ListingEvidence
 from feedsift.extractors.vocabulary import Role
 from feedsift.parsing.blocks import BlockView, TextBlock
 from feedsift.parsing.xpath import select_elements
@@ -33,8 +34,10 @@ __all__ = [
     "Listing",
     "ListingRules",
     "PageFindings",
+    "TeaserList",
     "find_listing",
     "listing_rules",
+    "teaser_list",
     "url_says_listing",
 ]
 
@@ -132,6 +135,13 @@ class Listing:
 
     teasers: tuple[Teaser, ...]
     item_blocks: np.ndarray  #: boolean mask of blocks inside the teaser items
+    teaser_blocks: np.ndarray  #: boolean mask of the items' titles and teaser texts
+
+    def text_blocks(self, kept: np.ndarray) -> np.ndarray:
+        """The blocks of the listing's text: what the block stage kept outside the items
+        (an introduction) and each item's title and teaser, in document order."""
+        shown: np.ndarray = (kept & ~self.item_blocks) | self.teaser_blocks
+        return shown
 
 
 def _href(block: TextBlock) -> str | None:
@@ -355,13 +365,18 @@ def _item_subtrees(view: BlockView, members: Sequence[int]) -> list[int]:
     return items
 
 
-def _teaser(view: BlockView, title: _Title, item: int) -> Teaser:
+def _teaser_texts(view: BlockView, title: _Title, item: int) -> list[TextBlock]:
+    """The blocks of an item that are its teaser: not the title, not mostly links."""
     sub = view.subtrees[item]
-    texts = [
-        b.text
+    return [
+        b
         for b in view.blocks[sub.first_block : sub.last_block + 1]
         if b.index != title.block and b.link_share < TITLE_MIN_LINK_SHARE
     ]
+
+
+def _teaser(view: BlockView, title: _Title, item: int) -> Teaser:
+    texts = [b.text for b in _teaser_texts(view, title, item)]
     return Teaser(title=view.blocks[title.block].text, url=title.url, text="\n".join(texts))
 
 
@@ -439,17 +454,29 @@ def listing_rules(url: str | None) -> ListingRules:
     return URL_RULES if url_says_listing(url) else STRICT_RULES
 
 
-def _teaser_list(
-    view: BlockView, findings: PageFindings, url: str | None, rules: ListingRules
-) -> tuple[list[_Title], list[int]]:
-    """The best group of teaser titles and their items, ([], []) when there is none."""
-    titles = _best_group(view, _title_groups(view, findings.near_roles, url, rules), rules)
+@dataclass(frozen=True, slots=True)
+class TeaserList:
+    """The best group of teaser titles of a page and their items (empty when none)."""
+
+    titles: tuple[_Title, ...] = ()
+    items: tuple[int, ...] = ()  #: subtree of each title's item
+
+    def evidence(self, view: BlockView) -> ListingEvidence:
+        """How many teasers the list has and what share of the page's words they hold."""
+        words = sum(view.subtrees[i].n_words for i in self.items)
+        return ListingEvidence(len(self.titles), words / max(view.n_words, 1))
+
+
+def teaser_list(view: BlockView, near_roles: np.ndarray, url: str | None) -> TeaserList:
+    """The best group of teaser titles and their items under the page's rules."""
+    rules = listing_rules(url)
+    titles = _best_group(view, _title_groups(view, near_roles, url, rules), rules)
     if not titles:
-        return [], []
+        return TeaserList()
     titles, items = _consistent_items(view, titles, _item_subtrees(view, [t.block for t in titles]))
     if len({t.url for t in titles}) < rules.min_teasers:
-        return [], []
-    return titles, items
+        return TeaserList()
+    return TeaserList(tuple(titles), tuple(items))
 
 
 def _is_listing(
@@ -467,10 +494,15 @@ def _is_listing(
     return not rules.post_like or _looks_like_posts(view, titles, items, kept_before)
 
 
-def find_listing(view: BlockView, findings: PageFindings, url: str | None) -> Listing | None:
-    """The listing structure of a page, or ``None`` when the page is not a listing."""
+def find_listing(
+    view: BlockView, findings: PageFindings, url: str | None, found: TeaserList | None = None
+) -> Listing | None:
+    """The listing structure of a page, or ``None`` when the page is not a listing;
+    ``found`` is the page's :func:`teaser_list` when the caller has it already."""
     rules = listing_rules(url)
-    titles, items = _teaser_list(view, findings, url, rules)
+    if found is None:
+        found = teaser_list(view, findings.near_roles, url)
+    titles, items = list(found.titles), list(found.items)
     if not titles:
         return None
     inside = np.zeros(len(view.blocks), dtype=bool)
@@ -479,5 +511,9 @@ def find_listing(view: BlockView, findings: PageFindings, url: str | None) -> Li
         inside[sub.first_block : sub.last_block + 1] = True
     if not _is_listing(view, findings, (titles, items), inside, rules):
         return None
-    teasers = tuple(_teaser(view, t, item) for t, item in zip(titles, items, strict=True))
-    return Listing(teasers, inside)
+    pairs = list(zip(titles, items, strict=True))
+    teaser_blocks = np.zeros(len(view.blocks), dtype=bool)
+    for title, item in pairs:
+        teaser_blocks[title.block] = True
+        teaser_blocks[[b.index for b in _teaser_texts(view, title, item)]] = True
+    return Listing(tuple(_teaser(view, t, i) for t, i in pairs), inside, teaser_blocks)

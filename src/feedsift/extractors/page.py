@@ -21,11 +21,28 @@ from feedsift.extractors.body import assemble_body
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
 from feedsift.extractors.comments import find_comments
-from feedsift.extractors.listing import Listing, PageFindings, find_listing
+from feedsift.extractors.kinds import (
+    KIND_LABELS,
+    KindGuess,
+    ListingEvidence,
+    guess_kind,
+    kind_features,
+    kind_vector,
+)
+from feedsift.extractors.listing import (
+    Listing,
+    PageFindings,
+    TeaserList,
+    find_listing,
+    teaser_list,
+)
 from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
 from feedsift.extractors.pipeline import PageAnalysis, analyse_page
+from feedsift.extractors.product import specification_blocks
 from feedsift.extractors.roles import ClassRoleCache
+from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
+from feedsift.extractors.thread import find_thread
 from feedsift.extractors.title_ranker import choose_title_text
 from feedsift.extractors.token_classes import TokenClassCache
 from feedsift.metadata import PageMetadata, read_metadata
@@ -53,6 +70,14 @@ _TITLE_SOURCES: dict[str, SourceKind] = {
 
 
 @dataclass(frozen=True, slots=True)
+class _Kinds:
+    """The kind of page and the teaser list behind it (read before the block stage)."""
+
+    guess: KindGuess
+    teasers: TeaserList
+
+
+@dataclass(frozen=True, slots=True)
 class BlockDecision:
     """The learned stages' findings on one page."""
 
@@ -62,6 +87,7 @@ class BlockDecision:
     best_subtree: int
     scores: np.ndarray  #: content probability per block
     content: np.ndarray  #: boolean mask of the blocks kept as body
+    kinds: _Kinds  #: the kind classifier's guess and the teaser list it read
 
 
 class LearnedPageExtractor:
@@ -76,6 +102,8 @@ class LearnedPageExtractor:
         self._ranker: Predictor = bundle.get("ranker")
         self._subtree: Predictor = bundle.get("subtree")
         self._block: Predictor = bundle.get("block")
+        self._kinds = {k: bundle.models[f"kind_{k}"] for k in KIND_LABELS
+                       if f"kind_{k}" in bundle.models}  # fmt: skip
         self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
         self.roles = ClassRoleCache()
         self.token_classes = TokenClassCache()
@@ -89,18 +117,20 @@ class LearnedPageExtractor:
         """Run the learned block-level stages on a parsed page."""
         analysis = analyse_page(page, self.layout, self.roles, self.token_classes)
         signals, table = analysis.signals, analysis.table
+        teasers = teaser_list(page.view, signals.roles.near, page.url)
+        guess = self.guess_kind(page, signals, teasers.evidence(page.view))
         title = choose_title(analysis.titles, self._title_model)
         context = score_subtrees(signals, table, analysis.subtree_tags, title.block,
                                  self._subtree)  # fmt: skip
         body = chunked_body(page.view.subtrees, table, signals.roles.own, context.best_subtree)
-        context = replace(context, best_subtree=body)
+        context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         scores = block_scores(signals, table, context, self._block)
         content = scores >= self.threshold
         if title.block >= 0 and content.sum() > content[title.block]:
             content[title.block] = False  # the title is a field of its own, unless it is all
         content = tidy_body([b.text for b in page.view.blocks], signals, content)
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
-                             content)  # fmt: skip
+                             content, _Kinds(guess, teasers))  # fmt: skip
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
         return self.extract_decided(page, self.decide(page), options)
@@ -116,7 +146,8 @@ class LearnedPageExtractor:
         if options.detect_listings:
             findings = PageFindings(signals.roles.near, decision.content, signals.words,
                                     decision.best_subtree)  # fmt: skip
-            listing = find_listing(page.view, findings, page.url)
+            listing = find_listing(page.view, findings, page.url, decision.kinds.teasers)
+        guess = decision.kinds.guess
         comments: tuple[Comment, ...] = ()
         if options.include_comments:
             comments = find_comments(page.view, signals, decision.content, decision.title_block)
@@ -124,7 +155,15 @@ class LearnedPageExtractor:
         if options.with_metadata:
             meta = read_metadata(page, date_search=False)
             meta = _with_date(page, decision, meta, options.htmldate)
-        return self._article(page, decision, listing, comments, meta)
+        return self._article(page, decision, _Found(listing, guess, comments), meta)
+
+    def guess_kind(
+        self, page: ParsedPage, signals: PageSignals, evidence: ListingEvidence
+    ) -> KindGuess:
+        """The kind classifier's guess (an article, unsure, when the bundle has no kinds)."""
+        if not self._kinds:
+            return KindGuess("article", 0.0, {})
+        return guess_kind(kind_features(page, signals, evidence), self._kinds)
 
     def _title_text(
         self, page: ParsedPage, decision: BlockDecision, meta: PageMetadata | None
@@ -144,22 +183,70 @@ class LearnedPageExtractor:
         return option.text, FieldSource("title", known, f"{detail} (ranked)")
 
     def _article(
-        self, page: ParsedPage, decision: BlockDecision, listing: Listing | None,
-        comments: tuple[Comment, ...], meta: PageMetadata | None,
+        self, page: ParsedPage, decision: BlockDecision, found: _Found,
+        meta: PageMetadata | None,
     ) -> Article:  # fmt: skip
-        body = (
-            ()
-            if listing
-            else assemble_body([page.view.blocks[i] for i in np.flatnonzero(decision.content)])
-        )
-        kind = PageKind.LISTING if listing else (PageKind.ARTICLE if body else PageKind.EMPTY)
+        listing = found.listing
+        kind = _page_kind(found.guess, listing is not None, bool(decision.content.any()))
+        shown = listing.text_blocks(decision.content) if listing else decision.content
+        thread = find_thread(page.view) if kind is PageKind.FORUM else None
+        if thread is not None:
+            shown = shown | thread.blocks
+        if kind is PageKind.PRODUCT:
+            shown = shown | specification_blocks(page.view, decision.best_subtree)
+        if listing is None and _link_words_only(decision.analysis.signals, shown):
+            shown = np.zeros_like(shown)  # links alone are navigation, not content
+        body = assemble_body([page.view.blocks[i] for i in np.flatnonzero(shown)])
+        kind = kind if body else PageKind.EMPTY
         title, title_source = self._title_text(page, decision, meta)
-        provenance = Provenance(self.name, self.bundle.version, _confidence(decision))
+        provenance = Provenance(self.name, self.bundle.version, _confidence(decision),
+                                found.guess.scores.get(kind.value, 0.0))  # fmt: skip
         article = Article(
             body=body, title=title, url=page.url, kind=kind, provenance=provenance,
-            posts=listing.teasers if listing else (), comments=comments,
+            posts=listing.teasers if listing else (), comments=found.comments,
+            thread=thread.posts if thread else (),
         )  # fmt: skip
         return _with_metadata(article, meta, title_source)
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What the page-level stages found besides the kept blocks."""
+
+    listing: Listing | None
+    guess: KindGuess
+    comments: tuple[Comment, ...]
+
+
+#: Kinds of pages that are one piece of content (not a list of other pages).
+SINGLE_KINDS = (PageKind.ARTICLE, PageKind.FORUM, PageKind.PRODUCT, PageKind.SERVICE,
+                PageKind.DOCUMENTATION)  # fmt: skip
+
+
+#: A body with fewer words outside links than this is a menu the block stage kept, not
+#: content (the DiffPost paper drops elements with too little non-anchor text).
+MIN_NON_LINK_WORDS = 3
+
+
+def _link_words_only(signals: PageSignals, shown: np.ndarray) -> bool:
+    words = signals.words[shown]
+    if not len(words):
+        return False
+    return float((words * (1.0 - signals.link[shown])).sum()) < MIN_NON_LINK_WORDS
+
+
+def _page_kind(guess: KindGuess, listed: bool, has_body: bool) -> PageKind:
+    """The page's kind: a list of items only where the listing check found its items (the
+    classifier picks listing or collection), else the most probable single-content kind."""
+    if listed:
+        collection = guess.scores.get("collection", 0.0) > guess.scores.get("listing", 0.0)
+        return PageKind.COLLECTION if collection else PageKind.LISTING
+    if not has_body:
+        return PageKind.EMPTY
+    single = [k for k in SINGLE_KINDS if k.value in guess.scores]
+    if not single:
+        return PageKind.ARTICLE
+    return max(single, key=lambda k: guess.scores[k.value])
 
 
 def _with_metadata(

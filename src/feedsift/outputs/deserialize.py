@@ -43,7 +43,8 @@ def article_from_dict(data: Mapping[str, Any]) -> Article:
         image=data.get("image"),
         description=data.get("description"),
         posts=tuple(_teaser(post) for post in data.get("posts", ())),
-        comments=tuple(Comment(c["text"], c.get("author")) for c in data.get("comments", ())),
+        comments=tuple(_comment(c) for c in data.get("comments", ())),
+        thread=tuple(_comment(c) for c in data.get("thread", ())),
         sources=tuple(_source(source) for source in data.get("sources", ())),
     )
 
@@ -57,7 +58,12 @@ def _part(data: Mapping[str, Any]) -> BodyPart:
 
 
 def _provenance(data: Mapping[str, Any]) -> Provenance:
-    return Provenance(data["method"], data["model_version"], float(data["confidence"]))
+    return Provenance(data["method"], data["model_version"], float(data["confidence"]),
+                      float(data.get("kind_confidence", 0.0)))  # fmt: skip
+
+
+def _comment(data: Mapping[str, Any]) -> Comment:
+    return Comment(data["text"], data.get("author"), _moment(data.get("published")))
 
 
 def _teaser(data: Mapping[str, Any]) -> Teaser:

@@ -23,7 +23,6 @@ from urllib.parse import urlsplit
 
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import PageKind
 from feedsift.templates.learner import FeedTemplate
 
 __all__ = ["SITE_PAGE_PATH", "PostJudge", "Verdict", "is_site_page"]
@@ -69,7 +68,7 @@ class PostJudge:
             return "post"
         if is_site_page(page.url):
             return "site page"
-        if self.extractor.extract(page, _LISTING_CHECK).kind is PageKind.LISTING:
+        if self.extractor.extract(page, _LISTING_CHECK).kind.lists_items:
             return "listing"
         return "post"
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from feedsift.evaluation.datasets import GoldPage, read_page_html
+from feedsift.extractors.kinds import kind_features
+from feedsift.extractors.listing import teaser_list
 from feedsift.extractors.pipeline import analyse_page
 from feedsift.extractors.ranges import SubtreeTable
 from feedsift.extractors.signals import PageSignals
@@ -45,6 +47,9 @@ class PageExample:
     with_snippets: tuple[str, ...]
     without_snippets: tuple[str, ...]
     meta: PageMetadata
+    kind_features: np.ndarray  #: the page-kind classifier's row
+    page_type: str | None = None  #: the gold set's kind of page, where it says one
+    site: str | None = None
 
 
 def _labels(texts: list[str], gold: GoldPage) -> np.ndarray:
@@ -59,6 +64,7 @@ def build_example(gold: GoldPage) -> PageExample:
     """Parse, analyse and label one gold page."""
     page = parse_page(read_page_html(gold.path), gold.url)
     analysis = analyse_page(page)
+    evidence = teaser_list(page.view, analysis.signals.roles.near, page.url).evidence(page.view)
     texts = [b.text for b in page.view.blocks]
     cand = analysis.titles
     if gold.title:
@@ -82,4 +88,7 @@ def build_example(gold: GoldPage) -> PageExample:
         with_snippets=gold.with_snippets,
         without_snippets=gold.without_snippets,
         meta=read_metadata(page),
+        kind_features=kind_features(page, analysis.signals, evidence),
+        page_type=gold.page_type,
+        site=gold.site,
     )

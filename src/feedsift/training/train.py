@@ -11,12 +11,13 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import astuple, dataclass, field
+from dataclasses import astuple, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from feedsift.evaluation.datasets import DEFAULT_BENCH_DIR, GoldPage, dataset_dirs, iter_pages
+from feedsift.evaluation.listings import DEFAULT_SITES_DIR
 from feedsift.evaluation.metrics import (
     PRF,
     SnippetCounts,
@@ -26,12 +27,23 @@ from feedsift.evaluation.metrics import (
     snippet_prf,
 )
 from feedsift.extractors.features import BlockContext
+from feedsift.extractors.kinds import kind_label
 from feedsift.extractors.model import ModelBundle, Predictor, save_bundle
 from feedsift.extractors.page import DEFAULT_MODEL_PATH
 from feedsift.extractors.stages import TitleChoice
 from feedsift.text.tokens import normalize_space
 from feedsift.training.compare import LearnerScore, compare_learners
 from feedsift.training.examples import PageExample, build_example
+from feedsift.training.holdout import HoldoutRow, leave_one_dataset_out
+from feedsift.training.kinds import (
+    ARTICLE_SETS,
+    KindRow,
+    balance,
+    crossfit_kind_vectors,
+    fit_kinds,
+    kind_cv_accuracy,
+    site_kind_rows,
+)
 from feedsift.training.learners import LearnerSpec
 from feedsift.training.stagefit import (
     crossfit,
@@ -75,6 +87,7 @@ class TrainConfig:
     limit: int | None = None  #: pages per dataset (quick runs and tests)
     evaluate: bool = False  #: cross-validate the block stage and report its text F1
     compare: bool = False  #: also score an RBF SVM against the trees on held-out pages
+    sites_dir: Path = DEFAULT_SITES_DIR  #: real blogs whose listing pages teach page kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +100,8 @@ class TrainReport:
     version: str
     title_accuracy_cv: float
     block_f1_cv: dict[str, float] = field(default_factory=dict)
+    kind_accuracy_cv: dict[str, float] = field(default_factory=dict)
+    holdout: tuple[HoldoutRow, ...] = ()  #: leave-one-dataset-out figures (``evaluate``)
     comparison: tuple[LearnerScore, ...] = ()
     seconds: float = 0.0
 
@@ -159,7 +174,9 @@ class _Fitted:
     contexts: list[BlockContext]  #: cross-fitted subtree findings
 
 
-def _fit_stages(examples: list[PageExample], folds: int, say: Progress) -> _Fitted:
+def _fit_stages(
+    examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
+) -> _Fitted:
     say(f"{len(examples)} pages; title stage (cross-fitted)")
     titles = crossfit(examples, folds,
                       lambda idx: fit_title([examples[i] for i in idx], TITLE_SPEC),
@@ -173,12 +190,17 @@ def _fit_stages(examples: list[PageExample], folds: int, say: Progress) -> _Fitt
         lambda idx, model: page_contexts([examples[i] for i in idx], [blocks[i] for i in idx],
                                          model),
     )  # fmt: skip
+    say("page kinds (cross-fitted by site)")
+    rows = _kind_rows(examples)
+    vectors = crossfit_kind_vectors(rows, site_rows)
+    contexts = [replace(c, kind_scores=v) for c, v in zip(contexts, vectors, strict=True)]
     say("block stage")
     models: dict[str, Predictor] = {
         "title": fit_title(examples, TITLE_SPEC),
         "ranker": fit_ranker(examples, titles, RANKER_SPEC),
         "subtree": fit_subtree(examples, blocks, SUBTREE_SPEC),
         "block": fit_block(examples, contexts, BLOCK_SPEC),
+        **fit_kinds([*(r for r in rows if r.label), *site_rows]),
     }
     return _Fitted(models, titles, contexts)
 
@@ -202,6 +224,16 @@ def _cv_block_f1(
     return out
 
 
+def _kind_rows(examples: Sequence[PageExample]) -> list[KindRow]:
+    """One kind row per example: labelled where the gold set says the kind (or holds only
+    articles), label ``""`` otherwise; the article sets' rows share one weight."""
+    rows = []
+    for ex in examples:
+        label = kind_label(ex.page_type) or ("article" if ex.dataset in ARTICLE_SETS else "")
+        rows.append(KindRow(ex.kind_features, label, f"{ex.dataset}/{ex.site or ex.page_id}"))
+    return balance(rows)
+
+
 def _version(models: dict[str, Predictor]) -> str:
     """A name that changes whenever any fitted parameter does (training is deterministic)."""
     digest = hashlib.sha256()
@@ -210,6 +242,13 @@ def _version(models: dict[str, Predictor]) -> str:
         for value in astuple(models[name]):  # type: ignore[call-overload]
             digest.update(np.ascontiguousarray(value).tobytes())
     return f"page-{digest.hexdigest()[:12]}"
+
+
+def _refit(examples: list[PageExample], site_rows: Sequence[KindRow], folds: int) -> ModelBundle:
+    """The whole bundle fitted on ``examples`` only (kinds too), for held-out evaluation."""
+    fitted = _fit_stages(examples, folds, lambda message: None, site_rows)
+    info = {"block_threshold": BLOCK_THRESHOLD, "pages": len(examples)}
+    return ModelBundle(_version(fitted.models), fitted.models, info)  # type: ignore[arg-type]
 
 
 def _save(examples: Sequence[PageExample], fitted: _Fitted, cv: dict[str, float],
@@ -232,10 +271,18 @@ def train(config: TrainConfig, progress: Progress | None = None) -> TrainReport:
     started = time.perf_counter()
     say("reading and labelling the train split")
     examples = load_examples(config.bench_dir, "train", config.jobs, config.limit)
-    fitted = _fit_stages(examples, config.folds, say)
+    say("page kinds of the real blogs' pages")
+    site_rows = site_kind_rows(config.sites_dir)
+    fitted = _fit_stages(examples, config.folds, say, site_rows)
+    kinds_cv = kind_cv_accuracy([*(r for r in _kind_rows(examples) if r.label), *site_rows])
     cv = _cv_block_f1(examples, fitted.contexts, config.folds) if config.evaluate else {}
     comparison = compare_learners(examples, COMPARED, SUBTREE_SPEC) if config.compare else []
     bundle = _save(examples, fitted, cv, config.output)
+    holdout = []
+    if config.evaluate:
+        holdout = leave_one_dataset_out(
+            examples, config.bench_dir, lambda subset: _refit(subset, site_rows, config.folds), say
+        )
     return TrainReport(
         pages=len(examples),
         blocks=sum(e.signals.n for e in examples),
@@ -243,6 +290,8 @@ def train(config: TrainConfig, progress: Progress | None = None) -> TrainReport:
         version=bundle.version,
         title_accuracy_cv=title_accuracy(examples, fitted.titles),
         block_f1_cv=cv,
+        kind_accuracy_cv=kinds_cv,
+        holdout=tuple(holdout),
         comparison=tuple(comparison),
         seconds=time.perf_counter() - started,
     )

@@ -1,0 +1,112 @@
+"""Page kinds: the classifier's features, forum threads, listings as text, and the kind
+each fixture page gets from the bundled model."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import feedsift
+from feedsift import PageKind
+from feedsift.extractors.kinds import (
+    KIND_FEATURE_NAMES,
+    KIND_LABELS,
+    ListingEvidence,
+    guess_kind,
+    kind_features,
+    kind_label,
+)
+from feedsift.extractors.model import TreeEnsemble
+from feedsift.extractors.pipeline import analyse_page
+from feedsift.extractors.thread import find_thread
+from feedsift.parsing.page import parse_page
+
+KINDS = Path(__file__).parent / "fixtures" / "kinds"
+FORUM_URL = "https://forum.example.org/threads/which-soldering-iron.5521/"
+
+
+def _page(name: str) -> bytes:
+    return (KINDS / name).read_bytes()
+
+
+def test_kind_labels_fold_aliases() -> None:
+    assert kind_label("blog") == "article"
+    assert kind_label("Forum") == "forum"
+    assert kind_label("recipe") is None and kind_label(None) is None
+
+
+def test_kind_features_have_one_value_per_name() -> None:
+    page = parse_page(_page("product.html"), "https://shop.example.org/p/trailmate-40/")
+    signals = analyse_page(page).signals
+    row = kind_features(page, signals, ListingEvidence())
+    assert row.shape == (len(KIND_FEATURE_NAMES),)
+    named = dict(zip(KIND_FEATURE_NAMES, row, strict=True))
+    assert named["schema_product"] == 1.0 and named["og_product"] == 1.0
+    assert named["url_product"] == 1.0 and named["prices"] > 0
+    assert named["schema_forum"] == 0.0
+
+
+def test_guess_kind_normalises_the_one_against_the_rest_scores() -> None:
+    def constant(p: float) -> TreeEnsemble:  # no trees: every row gets the baseline
+        logit = float(np.log(p / (1 - p)))
+        return TreeEnsemble(np.zeros((0, 1), np.int64), np.zeros((0, 1)), np.zeros((0, 2)),
+                            logit, 1, 3, "logistic")  # fmt: skip
+
+    guess = guess_kind(np.zeros(3), {"article": constant(0.2), "forum": constant(0.6)})
+    assert guess.kind == "forum"
+    assert guess.confidence == pytest.approx(0.75)
+    assert set(guess.scores) <= set(KIND_LABELS)
+
+
+def test_thread_posts_in_order_with_authors_and_dates() -> None:
+    page = parse_page(_page("forum-thread.html"), FORUM_URL)
+    thread = find_thread(page.view)
+    assert thread is not None
+    assert [p.author for p in thread.posts] == ["mira_k", "oldtimer", "fluxqueen"]
+    assert [p.published.day for p in thread.posts if p.published] == [3, 3, 4]
+    assert thread.posts[0].text.startswith("I want to start repairing")
+    assert "brass wool" in thread.posts[2].text
+    assert all("Report" not in p.text.split("\n") for p in thread.posts)
+
+
+def test_no_thread_on_a_single_article() -> None:
+    blog = files("feedsift").joinpath("examples", "blog-post.html").read_bytes()
+    thread = find_thread(parse_page(blog).view)
+    assert thread is None or len(thread.posts) < 3
+
+
+def test_forum_thread_text_holds_every_post() -> None:
+    article = feedsift.extract(_page("forum-thread.html"), FORUM_URL)
+    assert article.kind is PageKind.FORUM
+    assert 0.0 < article.provenance.kind_confidence <= 1.0
+    for words in ("temperature controlled station", "cheapest station", "brass wool"):
+        assert words in article.text
+    assert [p.author for p in article.thread] == ["mira_k", "oldtimer", "fluxqueen"]
+    assert "Privacy policy" not in article.text
+
+
+def test_product_page_keeps_description_and_specifications() -> None:
+    article = feedsift.extract(_page("product.html"), "https://shop.example.org/p/trailmate-40/")
+    assert article.kind is PageKind.PRODUCT
+    assert "ventilated back panel" in article.text
+    assert "Recycled ripstop nylon" in article.text
+    assert article.title == "Trailmate 40 L Hiking Backpack"
+
+
+def test_navigation_only_page_is_empty() -> None:
+    article = feedsift.extract(_page("nav-only.html"), "https://council.example.org/sitemap/")
+    assert article.kind is PageKind.EMPTY
+    assert article.text == ""
+
+
+def test_listing_text_is_its_items_in_order() -> None:
+    html = files("feedsift").joinpath("examples", "blog-home.html").read_bytes()
+    article = feedsift.extract(html, "https://blog.example.org/")
+    assert article.kind.lists_items
+    assert len(article.posts) >= 3
+    positions = [article.text.find(post.title) for post in article.posts]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions)
+    assert all(post.text.split("\n")[0] in article.text for post in article.posts if post.text)
