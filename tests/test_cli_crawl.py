@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from feedsift.cli.demo_cmd import closing_summary
 from feedsift.cli.main import main
+from feedsift.crawl.report import CrawlCounts
 from feedsift.testweb import TestWeb
 
 LOOPBACK = ("--allow-private", "--delay", "0", "--timeout", "3")
@@ -155,3 +157,20 @@ def test_demo_runs_the_pipeline_and_says_where_the_database_is(
     assert status == 0 and f"database: {db}" in err
     assert "round 2:" in err and "articles (duplicates left out)" in out
     assert db.exists()
+    closing = err.splitlines()[-6:]
+    assert "extra posts found by following links in" in closing[0]
+    assert closing[1:3] == [f"demo: database: {db}", "demo: try:"]
+    assert closing[3:] == [
+        f"demo:   feedsift stats --db {db}",
+        f"demo:   feedsift export --db {db} --format markdown",
+        f"demo:   feedsift templates list --db {db}",
+    ]
+
+
+def test_demo_summary_adds_up_the_rounds_in_plain_words() -> None:
+    first = CrawlCounts(feeds_polled=21, articles=31, templates_learned=6, harvest_pages=68)
+    second = CrawlCounts(feeds_polled=21, articles=5, harvest_posts=2, harvest_pages=10)
+    assert closing_summary([first, second]) == (
+        "36 articles stored from 21 feeds; 6 templates learned from the feeds; "
+        "2 extra posts found by following links in 78 pages"
+    )

@@ -28,7 +28,7 @@ from feedsift.outputs.formats import DocumentStream
 from feedsift.storage import Store, StoredArticle
 from feedsift.testweb import TestWeb
 
-__all__ = ["DEMO_POLICY", "register", "run"]
+__all__ = ["DEMO_POLICY", "closing_lines", "closing_summary", "register", "run"]
 
 #: The demo's fetch policy: loopback allowed (the test web lives there), no politeness
 #: delay (the sites are ours), short timeouts and backoffs so the faults cost seconds.
@@ -36,6 +36,8 @@ DEMO_POLICY = FetchPolicy(
     min_delay=0.0, per_host=4, timeout=2.0, retries=2, backoff=0.2, max_retry_after=2.0,
     allow_private=True,
 )  # fmt: skip
+#: Commands the demo suggests at its end, one a line: (command, options after --db).
+SUGGESTED_COMMANDS = (("stats", ""), ("export", " --format markdown"), ("templates list", ""))
 #: Rounds of polling: the first sees the sites' back catalogue, later ones the new posts.
 DEFAULT_ROUNDS = 3
 
@@ -86,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"feedsift: {db} exists; the demo wants a new database", file=sys.stderr)
         return EXIT_FAILED
     started = time.perf_counter()
+    rounds: list[CrawlCounts] = []
     with TestWeb(seed=args.seed, rounds=args.rounds) as web:
         feeds = web.feed_urls("good" if args.no_faults else "all")
         _note(f"test web on 127.0.0.1: {len(web.site_urls())} sites, {len(feeds)} feeds")
@@ -95,13 +98,34 @@ def run(args: argparse.Namespace) -> int:
                 before = _post_count(web)
                 web.advance()
                 _note(f"the sites publish {_post_count(web) - before} new posts")
-            counts = asyncio.run(_round(db))
-            _note(f"round {number}: {counts.summary()}")
+            rounds.append(asyncio.run(_round(db)))
+            _note(f"round {number}: {rounds[-1].summary()}")
     _export(db, args.format)
-    _note(f"done in {time.perf_counter() - started:.1f} s. database: {db}")
-    _note(f"try: feedsift stats --db {db}   feedsift export --db {db} --format markdown"
-          f"   feedsift templates list --db {db}")  # fmt: skip
+    _note(f"done in {time.perf_counter() - started:.1f} s: {closing_summary(rounds)}")
+    for line in closing_lines(db):
+        _note(line)
     return EXIT_OK
+
+
+def closing_summary(rounds: list[CrawlCounts]) -> str:
+    """The demo's rounds in plain words, e.g. "42 articles stored from 21 feeds; 6 templates
+    learned from the feeds; 0 extra posts found by following links in 68 pages"."""
+    feeds = max((counts.feeds_polled for counts in rounds), default=0)
+    articles = sum(counts.articles for counts in rounds)
+    learned = sum(counts.templates_learned for counts in rounds)
+    found = sum(counts.harvest_posts for counts in rounds)
+    pages = sum(counts.harvest_pages for counts in rounds)
+    return (
+        f"{articles} articles stored from {feeds} feeds; {learned} templates learned from the "
+        f"feeds; {found} extra posts found by following links in {pages} pages"
+    )
+
+
+def closing_lines(db: Path) -> list[str]:
+    """Where the database is, then one command to try per line."""
+    return [f"database: {db}", "try:"] + [
+        f"  feedsift {command} --db {db}{rest}" for command, rest in SUGGESTED_COMMANDS
+    ]
 
 
 def _post_count(web: TestWeb) -> int:
