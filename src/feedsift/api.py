@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import cache, partial
 from typing import TypeVar
 
@@ -22,6 +22,7 @@ from feedsift.acquisition.fetcher import Fetcher, FetchPolicy, FetchResult
 from feedsift.acquisition.http import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, FetchedPage, fetch_page
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.parsing.limits import PageLimits
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article
 
@@ -48,6 +49,7 @@ def extract(
     *,
     content_type: str | None = None,
     extractor: PageExtractor | None = None,
+    limits: PageLimits | None = None,
     **options: bool,
 ) -> Article:
     """Extract the article (or the listing) of one page.
@@ -56,12 +58,16 @@ def extract(
     ``<meta>`` or detection). ``options`` are the fields of
     :class:`~feedsift.extractors.base.ExtractOptions`: ``include_comments``,
     ``with_metadata``, ``detect_listings``, ``htmldate``. ``extractor`` defaults to the bundled
-    page-level model. Raises :class:`~feedsift.errors.InputError` for empty, binary or
-    unparsable input and :class:`TypeError` for an unknown option.
+    page-level model. A page over ``limits`` (default
+    :class:`~feedsift.parsing.limits.PageLimits`: 20 million characters, 50,000 elements)
+    is cut, and :attr:`Article.truncated` says why. Raises
+    :class:`~feedsift.errors.InputError` for empty, binary or unparsable input and
+    :class:`TypeError` for an unknown option.
     """
     _check_options(options)
-    page = parse_page(html, url, content_type)
-    return (extractor or bundled_extractor()).extract(page, ExtractOptions(**options))
+    page = parse_page(html, url, content_type, limits)
+    article = (extractor or bundled_extractor()).extract(page, ExtractOptions(**options))
+    return article if page.truncated is None else replace(article, truncated=page.truncated)
 
 
 def _check_options(options: dict[str, bool]) -> None:
@@ -97,6 +103,7 @@ def extract_url(
     check_robots: bool = True,
     timeout: float = DEFAULT_TIMEOUT,
     extractor: PageExtractor | None = None,
+    limits: PageLimits | None = None,
     **options: bool,
 ) -> Article:
     """:func:`fetch` the page at ``url`` and :func:`extract` it (``options`` as there).
@@ -107,7 +114,7 @@ def extract_url(
     _check_options(options)
     page = fetch(url, allow_private=allow_private, check_robots=check_robots, timeout=timeout)
     return extract(page.body, page.final_url, content_type=page.content_type,
-                   extractor=extractor, **options)  # fmt: skip
+                   extractor=extractor, limits=limits, **options)  # fmt: skip
 
 
 def fetch_feed(

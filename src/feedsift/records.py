@@ -138,6 +138,8 @@ class Article:
     comments: tuple[Comment, ...] = ()
     thread: tuple[Comment, ...] = ()  #: a forum thread's posts, the opening one first
     sources: tuple[FieldSource, ...] = field(default=())
+    #: why the page was cut before extraction (over the parsing limits), ``None`` if whole
+    truncated: str | None = None
 
     @property
     def text(self) -> str:
