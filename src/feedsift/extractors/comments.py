@@ -4,17 +4,28 @@ Comment blocks are those the block classifier left out that sit inside an elemen
 class, id or tag says "comment" (``#comments``, ``.comment-list``, ``#disqus_thread`` ...),
 minus the comment form and the short link-only controls ("Reply", "Permalink"). A comment
 is the comment-marked element that repeats among its siblings (``li.comment`` in
-``ol.comment-list``); its author is the text of its name element (``.fn``, ``cite``,
-``.comment-author``), and the short header line that carries the name is not text.
+``ol.comment-list``: same tag, same first class word or id stem); a line that counts the
+comments ("{ 2 comments... read them below or add one }") is none. The author is the text of the
+comment's name element (``.fn``, ``cite``, ``.comment-author``), its date the ``<time>``
+or date element in it; the short header lines that carry them are not text. Themes that
+write a comment as two siblings, a header of name and date and then the text (Thesis:
+``dt.comment`` and ``dd.comment``), give one comment: a header without text lends its
+author and date to the text after it.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 import numpy as np
 from lxml import etree
 
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
+from feedsift.metadata.dates import parse_datetime
+from feedsift.metadata.textdates import find_text_date
 from feedsift.parsing.blocks import BlockView
 from feedsift.parsing.xpath import select_elements
 from feedsift.records import Comment
@@ -30,21 +41,61 @@ CONTROL_MAX_WORDS = 4
 AUTHOR_MAX_WORDS = 5
 #: Longest header line ("Ann on 3 May 2024 at 10:02") dropped with the author's name.
 HEADER_MAX_WORDS = 14
-#: Where comment templates put the commenter's name.
+#: Where comment templates put the commenter's name (``comment_author`` in older themes).
 AUTHOR_XPATH = etree.XPath(
     ".//*[contains(concat(' ', normalize-space(@class), ' '), ' fn ')"
-    " or contains(@class, 'comment-author') or contains(@class, 'author-name')"
-    " or self::cite]"
+    " or contains(translate(@class, '_', '-'), 'comment-author')"
+    " or contains(@class, 'author-name') or self::cite]"
 )
+#: What themes write after the name ("Ann says:", "Ann said...").
+AUTHOR_SUFFIX = re.compile(r"\s+(?:says|said|wrote|sagt|schreibt|dit)\W*$", re.IGNORECASE)
+#: Where they put its date: a ``<time>`` first, else an element named for the date.
+TIME_XPATH = etree.XPath(".//time")
+DATE_XPATH = etree.XPath(
+    ".//*[contains(translate(@class, '_', '-'), 'comment-time')"
+    " or contains(translate(@class, '_', '-'), 'comment-date')"
+    " or contains(translate(@class, '_', '-'), 'comment-meta')"
+    " or contains(@class, 'commentmetadata')]"
+)
+#: A line that counts the comments ("2 comments", "{ 2 comments... read them below }",
+#: "One response to ...", "12 thoughts on ..."): a header, never a comment.
+COUNT_LINE = re.compile(
+    r"^\W*(?:\d+|no|one|two|three)\s+(?:comments?|responses?|replies|reply|thoughts?"
+    r"|kommentare?|commentaires?|comentarios?)\b",
+    re.IGNORECASE,
+)
+#: A numeric date ("07.21.12", "21/07/2012"), read only when one of the first two numbers
+#: can only be the day (above 12); an ambiguous one ("03.04.12") is left unread.
+NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})\b")
+#: Two-digit years are this century's (the comments of the data are from 2000 on).
+CENTURY = 2000
+#: Digits in an id: ``comment-203747`` and ``comment-203755`` share the stem ``comment-``.
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Draft:
+    """One comment element's text lines, author and date, before headers are joined."""
+
+    lines: tuple[str, ...]
+    author: str | None
+    published: datetime | None
+
+
+def _sibling_key(element: etree._Element) -> tuple[str, str]:
+    """Tag and first class word (else id without digits): what repeated comments share."""
+    classes = (element.get("class") or "").split()
+    stem = classes[0] if classes else _DIGITS.sub("", element.get("id") or "")
+    return str(element.tag), stem
 
 
 def _repeats(element: etree._Element) -> bool:
-    """Whether a sibling has the same tag and class (one of a list of comments)."""
+    """Whether a sibling has the same tag and class word (one of a list of comments)."""
     parent = element.getparent()
     if parent is None:
         return False
-    key = (element.tag, element.get("class"))
-    return sum(1 for s in parent if (s.tag, s.get("class")) == key) > 1
+    key = _sibling_key(element)
+    return bool(key[1]) and sum(1 for s in parent if _sibling_key(s) == key) > 1
 
 
 def _comment_item(view: BlockView, signals: PageSignals, block: int) -> int:
@@ -61,8 +112,8 @@ def _comment_item(view: BlockView, signals: PageSignals, block: int) -> int:
     return first
 
 
-def _is_comment_text(signals: PageSignals, block: int) -> bool:
-    if signals.marker[block]:
+def _is_comment_text(view: BlockView, signals: PageSignals, block: int) -> bool:
+    if signals.marker[block] or COUNT_LINE.match(view.blocks[block].text):
         return False
     return not (signals.words[block] <= CONTROL_MAX_WORDS and signals.link[block] >= 0.5)
 
@@ -75,26 +126,83 @@ def find_comments(
     candidate = ((inherited & _COMMENT) > 0) & ((inherited & _FORM) == 0) & ~kept
     groups: dict[int, list[int]] = {}
     for block in (int(b) for b in np.flatnonzero(candidate)):
-        if block != title and _is_comment_text(signals, block):
+        if block != title and _is_comment_text(view, signals, block):
             groups.setdefault(_comment_item(view, signals, block), []).append(block)
-    return tuple(_comment(view, item, blocks) for item, blocks in groups.items())
+    return _joined([_draft(view, item, blocks) for item, blocks in groups.items()])
 
 
-def _author(view: BlockView, item: int) -> str | None:
-    if item < 0:
+def _joined(drafts: list[_Draft]) -> tuple[Comment, ...]:
+    """Comments from drafts. A draft of header lines only is no comment: with a name it
+    heads the next comment (Thesis' ``dt``); a date alone closes the previous one when that
+    has none (Blogger's footer), else it heads the next."""
+    comments: list[Comment] = []
+    header: _Draft | None = None
+    for draft in drafts:
+        if draft.lines:
+            if header is not None:
+                draft = replace(draft, author=draft.author or header.author,
+                                published=draft.published or header.published)  # fmt: skip
+            comments.append(Comment("\n".join(draft.lines), draft.author, draft.published))
+            header = None
+        elif draft.author is None and comments and comments[-1].published is None:
+            comments[-1] = replace(comments[-1], published=draft.published)
+        elif draft.author or draft.published:
+            header = draft
+    return tuple(comments)
+
+
+def _author(element: etree._Element | None) -> str | None:
+    if element is None:
         return None
-    for element in select_elements(AUTHOR_XPATH, view.subtrees[item].element):
-        name = normalize_space("".join(str(t) for t in element.itertext()))
+    for node in select_elements(AUTHOR_XPATH, element):
+        name = AUTHOR_SUFFIX.sub("", normalize_space("".join(str(t) for t in node.itertext())))
         if name and len(name.split()) <= AUTHOR_MAX_WORDS:
             return name
     return None
 
 
-def _comment(view: BlockView, item: int, blocks: list[int]) -> Comment:
-    author = _author(view, item)
-    texts = [
+def _published(element: etree._Element | None) -> tuple[datetime | None, str | None]:
+    """The comment's date and the text that writes it (``None``s when it shows none)."""
+    if element is None:
+        return None, None
+    for node in select_elements(TIME_XPATH, element) + select_elements(DATE_XPATH, element):
+        text = normalize_space("".join(str(t) for t in node.itertext()))
+        attribute = node.get("datetime") or node.get("title") or ""
+        found = parse_datetime(attribute) if attribute else None
+        found = found or (find_text_date(text) if text else None) or _numeric_date(text)
+        if found is not None or (text and len(text.split()) <= HEADER_MAX_WORDS):
+            return found, text or None
+    return None, None
+
+
+def _numeric_date(text: str) -> datetime | None:
+    """A day written in numbers whose order only one reading allows (see NUMERIC_DATE)."""
+    match = NUMERIC_DATE.search(text)
+    if match is None:
+        return None
+    first, second, year = (int(group) for group in match.groups())
+    if (first > 12) == (second > 12):
+        return None  # ambiguous, or no date at all
+    month, day = (second, first) if first > 12 else (first, second)
+    try:
+        return datetime(year + CENTURY if year < 100 else year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _draft(view: BlockView, item: int, blocks: list[int]) -> _Draft:
+    element = view.subtrees[item].element if item >= 0 else None
+    author = _author(element)
+    published, written = _published(element)
+    lines = tuple(
         view.blocks[b].text for b in blocks
-        if not (author and view.blocks[b].text.startswith(author)
-                and view.blocks[b].n_words <= HEADER_MAX_WORDS)
-    ]  # fmt: skip
-    return Comment(text="\n".join(texts), author=author)
+        if not _header_line(view.blocks[b].text, view.blocks[b].n_words, author, written)
+    )  # fmt: skip
+    return _Draft(lines, author, published)
+
+
+def _header_line(text: str, words: int, author: str | None, written: str | None) -> bool:
+    """A short line that starts with the author's name or is the comment's date."""
+    if words > HEADER_MAX_WORDS:
+        return False
+    return bool(author and text.startswith(author)) or bool(written and text == written)

@@ -1,0 +1,98 @@
+"""Reader comments: one record per comment element, author and date read from inside it,
+the comment-count header no comment, the body unchanged."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import feedsift
+from feedsift.evaluation.comments import comment_text
+from feedsift.records import Comment
+
+BODY = "".join(
+    f"<p>Paragraph {n} of the post explains how the binomial coefficient trick works, "
+    "why the generating function gives it at once, and what the sums look like when "
+    f"you write them out by hand for small values of n and k ({n}).</p>"
+    for n in range(1, 9)
+)
+
+
+def _page(comments: str) -> str:
+    return (
+        "<html><head><title>Binomial coefficient trick</title></head><body>"
+        '<div id="header"><a href="/">The Endeavour</a></div>'
+        f'<div class="post"><h1>Binomial coefficient trick</h1><div class="entry">{BODY}</div>'
+        f'</div><div id="comments">{comments}</div></body></html>'
+    )
+
+
+#: Thesis (dragnet page 103): a count header, then each comment as a dt of name and date
+#: and a dd of text.
+THESIS = _page(
+    '<div class="comments_intro"><p><span class="bracket">{</span> <span>2</span> '
+    'comments&#8230; read them below or <a href="#respond">add one</a> '
+    '<span class="bracket">}</span></p></div><dl id="comment_list">'
+    '<dt class="comment" id="comment-1"><span class="comment_num"><a href="#c1">1</a></span>'
+    '<p><span class="comment_author">DKB @ NYU</span> '
+    '<span class="comment_time">07.21.12 at 17:46</span></p></dt>'
+    '<dd class="comment"><p>You might like Wilf\u2019s book on generating functions.</p></dd>'
+    '<dt class="comment alt author_comment" id="comment-2"><span class="comment_num">'
+    '<a href="#c2">2</a></span><p><span class="comment_author">John</span> '
+    '<span class="comment_time">07.21.12 at 18:35</span></p></dt>'
+    '<dd class="comment alt author_comment"><p>Thanks. I really like Wilf\u2019s book.</p></dd>'
+    "</dl>"
+)
+
+#: WordPress: li.comment items with a vcard ("Ann says:") and a <time datetime>.
+WORDPRESS = _page(
+    '<h2 class="comments-title">3 thoughts on \u201cBinomial coefficient trick\u201d</h2>'
+    '<ol class="comment-list">'
+    + "".join(
+        f'<li class="comment even depth-1" id="comment-{n}"><article class="comment-body">'
+        f'<footer class="comment-meta"><div class="comment-author vcard">'
+        f'<b class="fn">{name}</b> <span class="says">says:</span></div>'
+        f'<div class="comment-metadata"><time datetime="2024-05-0{n}T10:02:00+00:00">'
+        f"May {n}, 2024 at 10:02 am</time></div></footer>"
+        f'<div class="comment-content"><p>{text}</p></div></article></li>'
+        for n, name, text in [
+            (1, "Ann Lee", "Lovely trick, I used it in my class this week."),
+            (2, "Bo Chen", "The sum in the third paragraph has a typo, I think."),
+            (3, "Cy Diaz", "Is there a version for multinomial coefficients?"),
+        ]
+    )
+    + "</ol>"
+)
+
+
+def _comments(html: str) -> tuple[Comment, ...]:
+    return feedsift.extract(html, include_comments=True).comments
+
+
+def test_a_thesis_comment_is_its_dt_and_dd_with_author_and_date() -> None:
+    comments = _comments(THESIS)
+    assert [c.author for c in comments] == ["DKB @ NYU", "John"]
+    assert [c.text for c in comments] == [
+        "You might like Wilf\u2019s book on generating functions.",
+        "Thanks. I really like Wilf\u2019s book.",
+    ]
+    assert all(c.published == datetime(2012, 7, 21, tzinfo=UTC) for c in comments)
+
+
+def test_wordpress_comments_name_their_authors_and_dates() -> None:
+    comments = _comments(WORDPRESS)
+    assert [c.author for c in comments] == ["Ann Lee", "Bo Chen", "Cy Diaz"]
+    assert [c.published.day if c.published else None for c in comments] == [1, 2, 3]
+    assert comments[0].text == "Lovely trick, I used it in my class this week."
+    assert not any("thoughts on" in c.text or "says" in c.text for c in comments)
+
+
+def test_comments_leave_the_body_as_it_was() -> None:
+    for html in (THESIS, WORDPRESS):
+        plain = feedsift.extract(html)
+        assert feedsift.extract(html, include_comments=True).text == plain.text
+        assert "Wilf" not in plain.text and "Lovely trick" not in plain.text
+
+
+def test_the_measure_reads_comments_as_a_page_shows_them() -> None:
+    comments = (Comment("Nice.", "Ann"), Comment("Thanks!"))
+    assert comment_text(comments) == "Ann\nNice.\n\nThanks!"
