@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import feedsift
 from feedsift.parsing.dom import MAX_HTML_CHARS
-from feedsift.parsing.limits import MAX_ELEMENTS, PageLimits, cut_text
+from feedsift.parsing.limits import MAX_ELEMENTS, MAX_WORDS, PageLimits, cut_text
 from feedsift.parsing.page import parse_page
 
 ARTICLE = (
@@ -51,18 +51,34 @@ def test_both_limits_are_reported() -> None:
 
 
 def test_defaults_leave_room_above_the_benchmarks() -> None:
-    """The largest benchmark page has 3.4 million characters and 14,396 start tags."""
-    assert PageLimits() == PageLimits(MAX_HTML_CHARS, MAX_ELEMENTS)
+    """The largest benchmark page has 3.4 million characters, 516,610 words (markup
+    included) and 14,396 start tags."""
+    assert PageLimits() == PageLimits(MAX_HTML_CHARS, MAX_ELEMENTS, MAX_WORDS)
     assert MAX_ELEMENTS >= 3 * 14_396
-    assert MAX_HTML_CHARS >= 3 * 3_400_000
+    assert MAX_HTML_CHARS >= 2 * 3_400_000
+    assert MAX_WORDS >= 2 * 516_610
     many = "<p>x" * (MAX_ELEMENTS + 1)
     text, why = cut_text(many, PageLimits())
     assert len(text) == 4 * MAX_ELEMENTS
     assert why is not None
 
 
-@pytest.mark.parametrize("limits", [(0, 10), (10, 0), (-1, -1)])
-def test_limits_must_be_positive(limits: tuple[int, int]) -> None:
+def test_too_many_words_cut_before_the_tag_ahead_of_the_next_word() -> None:
+    # 18 words of markup and heading, 10 in paragraph 0 (with its two p), then "Paragraph 1"
+    text, why = cut_text(ARTICLE, PageLimits(max_words=30))
+    assert text.endswith("Paragraph 0 of the notes, about the kitchen radio and its valves.</p>")
+    assert why == f"page cut at {len(text):,} characters: more than 30 words"
+
+
+def test_cjk_characters_are_words_each() -> None:
+    page = "<p>" + "灯塔看守人" * 10 + "</p>"
+    text, why = cut_text(page, PageLimits(max_words=12))
+    assert text == "<p>" + "灯塔看守人" * 2 + "灯"  # <p> is one word, no tag inside the text
+    assert why is not None
+
+
+@pytest.mark.parametrize("limits", [(0, 10, 10), (10, 0, 10), (10, 10, 0), (-1, -1, -1)])
+def test_limits_must_be_positive(limits: tuple[int, int, int]) -> None:
     with pytest.raises(ValueError, match="positive"):
         PageLimits(*limits)
 

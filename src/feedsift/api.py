@@ -59,7 +59,8 @@ def extract(
     :class:`~feedsift.extractors.base.ExtractOptions`: ``include_comments``,
     ``with_metadata``, ``detect_listings``, ``htmldate``. ``extractor`` defaults to the bundled
     page-level model. A page over ``limits`` (default
-    :class:`~feedsift.parsing.limits.PageLimits`: 20 million characters, 50,000 elements)
+    :class:`~feedsift.parsing.limits.PageLimits`: 8 million characters, 1.2 million words,
+    50,000 elements)
     is cut, and :attr:`Article.truncated` says why. Raises
     :class:`~feedsift.errors.InputError` for empty, binary or unparsable input and
     :class:`TypeError` for an unknown option.

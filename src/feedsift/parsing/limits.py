@@ -1,11 +1,13 @@
 """Size limits of the parsing stage: a huge page is cut before it is parsed.
 
-Parsing and extraction cost memory in proportion to a page's elements: a 45 MB page
-peaked at 1.4 GB and a page of a million links at 2.7 GB. Above :data:`MAX_ELEMENTS`
-elements or :data:`~feedsift.parsing.dom.MAX_HTML_CHARS` characters the decoded text is
-cut just before the first start tag past the limit (never inside a tag), so the parser
-sees a shorter but well-formed prefix and closes what is left open. The cut is reported
-in :attr:`ParsedPage.truncated` and :attr:`~feedsift.records.Article.truncated`.
+Parsing and extraction cost memory in proportion to a page's elements and words (about
+160 bytes a word token, CJK characters being one each): a 45 MB page peaked at 1.2 GB and
+a page of a million links at 2.7 GB. Above :data:`~feedsift.parsing.dom.MAX_HTML_CHARS`
+characters, :data:`MAX_WORDS` words or :data:`MAX_ELEMENTS` elements the decoded text is
+cut, at the element limit just before the first start tag past it and at the word limit
+just before the last ``<`` ahead of the first word past it, so the parser sees a shorter
+prefix and closes what is left open. The cut is reported in ``ParsedPage.truncated`` and
+:attr:`~feedsift.records.Article.truncated`.
 """
 
 from __future__ import annotations
@@ -15,16 +17,24 @@ import re
 from dataclasses import dataclass
 
 from feedsift.parsing.dom import MAX_HTML_CHARS
+from feedsift.text.tokens import CJK_RANGES
 
-__all__ = ["MAX_ELEMENTS", "PageLimits", "cut_text"]
+__all__ = ["MAX_ELEMENTS", "MAX_WORDS", "PageLimits", "cut_text"]
 
 #: Elements (start tags in the source) a page may have before it is cut: 3.5 times the
 #: largest page of the benchmarks (14,396 tags, a wceb2026 IMDb page), and about 150 MB
 #: of parsing and extraction at the most.
 MAX_ELEMENTS = 50_000
 
+#: Word tokens (markup included) a page may have before it is cut: 2.3 times the largest
+#: count of the benchmarks (516,610, the same IMDb page), about 200 MB of extraction. Only
+#: counted on pages longer than this many characters (a page has fewer words than that).
+MAX_WORDS = 1_200_000
+
 #: A start tag: ``<`` and a letter (end tags, comments and doctypes do not count).
 _START_TAG_RE = re.compile(r"<[A-Za-z]")
+#: A word token as :func:`feedsift.text.tokens.tokenize` counts them (a CJK character is one).
+_WORD_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +43,10 @@ class PageLimits:
 
     max_chars: int = MAX_HTML_CHARS  #: decoded characters
     max_elements: int = MAX_ELEMENTS  #: start tags in the source
+    max_words: int = MAX_WORDS  #: word tokens in the source, markup included
 
     def __post_init__(self) -> None:
-        if self.max_chars < 1 or self.max_elements < 1:
+        if min(self.max_chars, self.max_elements, self.max_words) < 1:
             raise ValueError("page limits must be positive")
 
 
@@ -45,7 +56,12 @@ def cut_text(text: str, limits: PageLimits) -> tuple[str, str | None]:
     if len(text) > limits.max_chars:
         reasons.append(f"longer than {limits.max_chars:,} characters ({len(text):,})")
         text = text[: limits.max_chars]
-    end = _start_of_tag(text, limits.max_elements)
+    end = _before_word(text, limits.max_words) if len(text) > limits.max_words else None
+    if end is not None:
+        reasons.append(f"more than {limits.max_words:,} words")
+        text = text[:end]
+    crowded = text.count("<") > limits.max_elements  # a fast bound before the regex scan
+    end = _nth_match(_START_TAG_RE, text, limits.max_elements) if crowded else None
     if end is not None:
         reasons.append(f"more than {limits.max_elements:,} elements")
         text = text[:end]
@@ -54,7 +70,17 @@ def cut_text(text: str, limits: PageLimits) -> tuple[str, str | None]:
     return text, f"page cut at {len(text):,} characters: {' and '.join(reasons)}"
 
 
-def _start_of_tag(text: str, index: int) -> int | None:
-    """Where the start tag number ``index`` (from 0) begins, ``None`` if there are fewer."""
-    match = next(itertools.islice(_START_TAG_RE.finditer(text), index, None), None)
+def _nth_match(pattern: re.Pattern[str], text: str, index: int) -> int | None:
+    """Where match number ``index`` (from 0) begins, ``None`` if there are fewer."""
+    match = next(itertools.islice(pattern.finditer(text), index, None), None)
     return None if match is None else match.start()
+
+
+def _before_word(text: str, index: int) -> int | None:
+    """Where to cut to keep ``index`` words: before the last ``<`` ahead of the next word
+    (so no tag is cut), or before the word itself in a text without one."""
+    start = _nth_match(_WORD_RE, text, index)
+    if start is None:
+        return None
+    tag = text.rfind("<", 0, start)
+    return tag if tag > 0 else start
