@@ -68,6 +68,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from feedsift.training.holdout import describe
     from feedsift.training.train import TrainConfig, train
 
     config = TrainConfig(
@@ -83,10 +84,7 @@ def run(args: argparse.Namespace) -> int:
     for name, value in report.kind_accuracy_cv.items():
         print(f"page kind, sites held out, {name}: accuracy {value:.3f}")
     for row in report.holdout:
-        theirs = "-" if row.reference is None else f"{row.reference:.4f}"
-        margin = "" if row.margin is None else f" ({row.margin:+.4f})"
-        print(f"left out {row.dataset} ({row.pages} test pages), {row.measure}: "
-              f"feedsift {row.feedsift:.4f}, trafilatura {theirs}{margin}")
+        print(describe(row))
     for item in report.comparison:
         print(f"{item.stage} stage, {item.learner}: held-out score {item.score:.4f}, "
               f"{item.ms_per_page:.2f} ms per page")

@@ -19,7 +19,7 @@ from feedsift.evaluation.report import REFERENCE_PEER, SummaryRow, summarize
 from feedsift.extractors.model import ModelBundle, save_bundle
 from feedsift.training.examples import PageExample
 
-__all__ = ["HOLDOUT_PEERS", "HoldoutRow", "leave_one_dataset_out"]
+__all__ = ["HOLDOUT_PEERS", "HoldoutRow", "describe", "leave_one_dataset_out"]
 
 #: feedsift with the held-out model against the reference peer (trafilatura, comments off).
 HOLDOUT_PEERS = ("feedsift", REFERENCE_PEER)
@@ -81,5 +81,16 @@ def leave_one_dataset_out(
             save_bundle(bundle, path)
             say(f"leave one dataset out: benchmarking on {name}")
             options = BenchOptions("test", (name,), HOLDOUT_PEERS, progress=False, model=path)
-            found.extend(_rows(summarize(run_bench(bench_dir, options)).rows, name))
+            rows = _rows(summarize(run_bench(bench_dir, options)).rows, name)
+            for row in rows:  # said as they come: a run of an hour should not end unread
+                say(f"leave one dataset out: {describe(row)}")
+            found.extend(rows)
     return found
+
+
+def describe(row: HoldoutRow) -> str:
+    """One line: the held-out dataset, its measure, feedsift's and trafilatura's score."""
+    theirs = "-" if row.reference is None else f"{row.reference:.4f}"
+    margin = "" if row.margin is None else f" ({row.margin:+.4f})"
+    return (f"left out {row.dataset} ({row.pages} test pages), {row.measure}: "
+            f"feedsift {row.feedsift:.4f}, trafilatura {theirs}{margin}")
