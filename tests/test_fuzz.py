@@ -46,8 +46,8 @@ RULES = load_rules()
 
 #: Time one call may take, in seconds (the campaign's bound, far above the usual 20 ms).
 MAX_SECONDS = 1.0
-#: Nesting depth of the deep-nesting mutation (libxml2's own limit is 256 without
-#: ``huge_tree``; ours is on).
+#: Nesting depth of the deep-nesting mutation: past Python's recursion limit (1,000), so
+#: recursive code on the tree would fail.
 DEEP = 3000
 #: Size of the huge-attribute mutation, in bytes.
 HUGE_ATTRIBUTE = 200_000
