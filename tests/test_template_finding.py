@@ -339,3 +339,53 @@ def test_a_title_with_a_feed_added_prefix_is_found() -> None:
     page = _page(POST_PAGE)
     values = _values(title=f"Notes: {TITLE}", description=_excerpt())  # 5 of 6 words
     assert _tag(find_item_paths(values, page).title) == "h1"
+
+
+# -- related posts, comments, avoided paths, tag lists ------------------------------------
+
+#: A Ghost-like post: its own date inside the article (the content), a related-post card
+#: of the same day outside it (outside the content used to win).
+RELATED_PAGE = f"""<html><body>{HEADER}<main class="site-main">
+<article class="article post"><h1>{TITLE}</h1>
+<div class="byline-meta"><time datetime="2024-03-05">5 Mar 2024</time></div>
+<section class="gh-content"><p>{P1}</p><p>{P2}</p></section></article>
+<aside class="read-more-wrap"><article class="post-card"><h3>Keeping bees</h3>
+<time class="post-card-meta-date" datetime="2024-03-05">5 Mar 2024</time></article></aside>
+<section class="comments"><div class="comment"><time datetime="2024-03-05">5 Mar</time>
+<p>Nice post!</p></div></section></main></body></html>"""
+
+
+def test_the_date_is_never_a_related_card_when_the_post_shows_its_own() -> None:
+    page = _page(RELATED_PAGE)
+    paths = find_item_paths(_values(description=_excerpt()), page)
+    assert str(paths.content).endswith('|article[@class="article post"]')
+    assert "read-more" not in str(paths.date) and "comment" not in str(paths.date)
+    assert str(paths.date).endswith("|div[@class=byline-meta]|time")
+
+
+def test_a_date_in_a_comment_or_card_is_taken_when_there_is_no_other() -> None:
+    html = RELATED_PAGE.replace('<time datetime="2024-03-05">5 Mar 2024</time>', "")
+    paths = find_item_paths(_values(description=_excerpt()), _page(html))
+    assert paths.date is not None and _tag(paths.date).startswith("time")
+
+
+def test_avoided_paths_are_no_candidates() -> None:
+    page = _page(POST_PAGE)
+    menu_path = find_item_paths(_values(description=_excerpt(), tags=("About",)), page).tags
+    assert str(menu_path).endswith("|ul[@class=nav]|li|a")
+    assert menu_path is not None
+    values = _values(description=_excerpt(), tags=("About",))
+    assert find_item_paths(values, page, avoid=(menu_path,)).tags is None
+
+
+def test_a_breadcrumb_loses_a_tie_for_the_tags() -> None:
+    html = POST_PAGE.replace(
+        f"<h1>{TITLE}</h1>",
+        f'<nav class="breadcrumb"><ol><li><a href="/">Home</a></li>'
+        f'<li><a href="/python/">python</a></li></ol></nav><h1>{TITLE}</h1>',
+    ).replace(
+        '<div class="tags"><a href="/tag/python/">python</a><a href="/tag/web/">web</a>',
+        '<ul class="post-tags"><li><a href="/tag/python/">python</a></li></ul><div>',
+    )
+    paths = find_item_paths(_values(description=_excerpt(), tags=("python",)), _page(html))
+    assert str(paths.tags).endswith("|ul[@class=post-tags]|li|a")

@@ -523,3 +523,30 @@ def test_titles_are_read_from_the_title_tag_when_it_is_the_feeds_title_field(
     assert source is not None and source.detail == "|html|head|title"
     assert FeedTemplate.from_bytes(learned.to_bytes()).title_in_head_
     assert not template.title_in_head_  # "Title | Field notes" is not the feed's field
+
+
+# -- site-wide paths ----------------------------------------------------------------------
+
+#: Every tag of the site, in a header menu on every page: each item's tags are found there.
+MENU = "".join(f'<li><a href="/tag/{t}/">{t}</a></li>' for p in POSTS for t in p.tags)
+
+
+def _with_menu(post: Post) -> str:
+    return post_html(post).replace('<div id="main">', f'<ul class="tag-menu">{MENU}</ul>'
+                                   '<div id="main">')  # fmt: skip
+
+
+def test_a_tags_menu_on_every_page_is_not_the_tags_path() -> None:
+    feed = parse_feed(rss(IN_FEED), f"{SITE}/feed/")
+    pages = {p.url: parse_page(_with_menu(p), p.url) for p in IN_FEED}
+    tags = FeedTemplate().fit(feed, pages).paths.tags
+    assert str(tags).endswith("|div[@class=tags]|a")
+
+
+def test_a_byline_on_every_page_stays_when_the_feed_has_one_author() -> None:
+    posts = tuple(Post(p.number, p.title, p.opening, p.tags) for p in IN_FEED)
+    for post in posts:
+        post.author = "Jane Roe"
+    feed = parse_feed(rss(posts), f"{SITE}/feed/")
+    pages = {p.url: parse_page(post_html(p), p.url) for p in posts}
+    assert str(FeedTemplate().fit(feed, pages).paths.author).endswith("|span[@class=author]")

@@ -21,6 +21,11 @@ The paper's section III-D, with the choices it leaves open made here:
 * **Dates** are looked for as a ``<time datetime>`` of the item's day first, then as the
   day written in the usual formats (the paper's future work), the day before and after
   too (feeds write UTC, pages local time).
+* **Not another post's date**: a date inside a related-posts box or a comment (by the
+  class and id words of its ancestors) is taken only when no other candidate exists, for
+  the item's day or the days around it.
+* **Avoided paths**: the learner may name paths that find the same values on every page
+  of the site (a menu, a footer); their nodes are no candidates.
 * **Tags**: one path per tag (an element whose whole text is the tag: a mention inside a
   paragraph is not one), then the paths of the tags that share an element-name sequence
   merged (the paper's future work: separate paths merged, stray matches left out).
@@ -32,14 +37,16 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from lxml import etree
 
+from feedsift.extractors.roles import class_roles
+from feedsift.extractors.vocabulary import Role
 from feedsift.parsing.page import ParsedPage
 from feedsift.templates.apply import head_title_text
 from feedsift.templates.feedvalues import ItemValues, date_renderings
-from feedsift.templates.paths import KeyPath, PathNode, merge, path_of, shared_prefix
+from feedsift.templates.paths import KeyPath, PathNode, find, merge, path_of, shared_prefix
 from feedsift.templates.textindex import PageText, Span, value_tokens
 
 __all__ = [
@@ -72,6 +79,11 @@ DATE_TOKENS = 3
 TIGHT = 3
 #: Most occurrences of a short value looked at (an author's name may be everywhere).
 MAX_CANDIDATES = 40
+#: Class/id roles of boxes whose dates belong to another post (a related-post card) or to
+#: a reader (a comment): a date there is the item's only when nothing else is.
+ELSEWHERE_ROLES = (1 << Role.RELATED) | (1 << Role.COMMENT)
+#: Class/id roles of navigation (menus, breadcrumbs): its links lose a tie for the tags.
+NAVIGATION_ROLES = 1 << Role.NAV
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +111,18 @@ class _Context:
     text: PageText
     content: etree._Element | None
     content_path: KeyPath | None
+    avoided: frozenset[etree._Element] = frozenset()  #: nodes of the avoided paths
 
 
-def find_item_paths(values: ItemValues, page: ParsedPage) -> ItemPaths:
-    """Every property of ``values`` located in ``page`` as a path."""
+def find_item_paths(
+    values: ItemValues, page: ParsedPage, avoid: tuple[KeyPath, ...] = ()
+) -> ItemPaths:
+    """Every property of ``values`` located in ``page`` as a path; nodes the ``avoid``
+    paths find (and what they hold) are no candidates for title, author, date or tags."""
     text = PageText(page.body)
     content = _find_content(text, values.content)
-    context = _Context(page, text, content, _path(content))
+    avoided = frozenset(node for path in avoid for node in find(page.root, path))
+    context = _Context(page, text, content, _path(content), avoided)
     title = _find_title(context, values.title)
     author = _find_short(context, values.authors[0]) if values.authors else None
     date = _find_date(context, values)
@@ -195,9 +212,18 @@ def _holders(context: _Context, tokens: tuple[str, ...]) -> list[Span]:
     spans = []
     for position in context.text.occurrences(tokens, MAX_CANDIDATES):
         span = context.text.deepest(position, len(tokens))
-        if span is not None:
+        if span is not None and not _avoided(context, span.element):
             spans.append(span)
     return spans
+
+
+def _avoided(context: _Context, element: etree._Element) -> bool:
+    """Whether ``element`` is or is inside a node of an avoided path."""
+    if not context.avoided:
+        return False
+    return element in context.avoided or any(
+        parent in context.avoided for parent in element.iterancestors()
+    )
 
 
 def _closest(
@@ -249,47 +275,87 @@ def _shared(context: _Context, element: etree._Element) -> int:
 
 
 def _find_date(context: _Context, values: ItemValues) -> etree._Element | None:
+    """The item's day (or the day before or after) as a ``<time datetime>``, else written
+    out; a candidate in a related-posts box or a comment only when there is no other."""
     if values.published is None:
         return None
+    fallback = None
     for shift in (0, -1, 1):
         day = values.published + timedelta(days=shift)
-        found = _time_element(context, day.strftime("%Y-%m-%d"))
-        if found is None:
-            spans = [s for r in date_renderings(day) for s in _holders(context, value_tokens(r))]
-            found = _closest(context, spans, DATE_TOKENS, tight=False)
-        if found is not None:
-            return found
-    return None
+        for finder in (_time_spans, _written_spans):
+            candidates = finder(context, day)
+            own = [span for span in candidates if not _elsewhere(span.element)]
+            found = _closest(context, own, DATE_TOKENS, tight=False)
+            if found is not None:
+                return found
+            if fallback is None:
+                fallback = _closest(context, candidates, DATE_TOKENS, tight=False)
+    return fallback
 
 
-def _time_element(context: _Context, iso_day: str) -> etree._Element | None:
-    spans = []
+def _time_spans(context: _Context, day: datetime) -> list[Span]:
+    """``<time>`` elements whose ``datetime`` is on ``day``."""
+    iso_day, spans = day.strftime("%Y-%m-%d"), []
     for element in context.page.body.iter("time"):
-        if (element.get("datetime") or "").startswith(iso_day):
+        if (element.get("datetime") or "").startswith(iso_day) and not _avoided(context, element):
             span = context.text.span_of(element)
             if span is not None:
                 spans.append(span)
-    return _closest(context, spans, DATE_TOKENS, tight=False)
+    return spans
+
+
+def _written_spans(context: _Context, day: datetime) -> list[Span]:
+    """Nodes that write ``day`` out in one of the usual formats."""
+    return [s for r in date_renderings(day) for s in _holders(context, value_tokens(r))]
+
+
+def _elsewhere(element: etree._Element) -> bool:
+    """Whether ``element`` sits in a related-posts box or a comment (class and id words;
+    not those of ``html`` and ``body``, where themes write ``comments-open``)."""
+    for node in (element, *element.iterancestors()):
+        if node.tag in LOOSE_TAGS:
+            break
+        if _roles(node) & ELSEWHERE_ROLES:
+            return True
+    return False
 
 
 # -- tags ---------------------------------------------------------------------------------
 
 
 def _find_tags(context: _Context, tags: tuple[str, ...]) -> KeyPath | None:
-    """One merged path over the elements that hold exactly one of the tags."""
-    found: list[KeyPath] = []
+    """One merged path over the elements that hold exactly one of the tags: those of the
+    shape most tags have, a shape outside navigation first on a tie (a breadcrumb shows
+    the post's first category too)."""
+    found: list[tuple[KeyPath, etree._Element]] = []
     for tag in tags:
         tokens = value_tokens(tag)
         exact = [s for s in _holders(context, tokens) if s.end - s.start == len(tokens)]
-        found.extend(p for span in exact[:3] if (p := _path(span.element)) is not None)
+        found.extend((p, s.element) for s in exact[:3] if (p := _path(s.element)) is not None)
     if not found:
         return None
-    shapes = Counter(_shape(path) for path in found)
-    shape, _ = shapes.most_common(1)[0]
+    shapes = Counter(_shape(path) for path, _ in found)
+    navigation = {_shape(path) for path, element in found if _in_navigation(element)}
+    shape = max(shapes, key=lambda shape: (shapes[shape], shape not in navigation))
     merged: KeyPath | None = None
-    for path in (p for p in found if _shape(p) == shape):
+    for path in (p for p, _ in found if _shape(p) == shape):
         merged = path if merged is None else merge(merged, path) or merged
     return merged
+
+
+def _in_navigation(element: etree._Element) -> bool:
+    """Whether an ancestor is a ``<nav>`` or named for navigation (``breadcrumb``, ``menu``)."""
+    for node in element.iterancestors():
+        if node.tag in LOOSE_TAGS:
+            break
+        if node.tag == "nav" or _roles(node) & NAVIGATION_ROLES:
+            return True
+    return False
+
+
+def _roles(node: etree._Element) -> int:
+    classes, ident = node.get("class"), node.get("id")
+    return class_roles(f"{classes or ''} {ident or ''}") if classes or ident else 0
 
 
 def _shape(path: KeyPath) -> tuple[str, ...]:

@@ -12,6 +12,10 @@ than :data:`MAX_MERGE_LOSS` nodes, else it starts its own; the cluster with most
 the property's path, and the content path is promoted to the key-path (the title path when
 the feed gives no content that the pages hold). A comment feed is recognised and learns
 nothing.
+
+A path of the title, author, date or tags that finds the same values on every learned page
+while the feed's values for it vary (a menu, a footer) is no property path: the items'
+paths are found again with its nodes avoided.
 """
 
 from __future__ import annotations
@@ -37,9 +41,10 @@ from feedsift.templates.apply import (
     is_post,
     link_share,
 )
-from feedsift.templates.feedvalues import is_comment_feed, item_values
+from feedsift.templates.feedvalues import ItemValues, is_comment_feed, item_values
 from feedsift.templates.finding import ItemPaths, find_item_paths
-from feedsift.templates.paths import KeyPath, merge, parse_path
+from feedsift.templates.paths import KeyPath, find, merge, parse_path
+from feedsift.templates.textindex import value_tokens
 
 __all__ = [
     "CONFIRMING",
@@ -75,6 +80,12 @@ MIN_DATED_ITEMS = 3
 MIN_HEAD_TITLE_ITEMS = 3
 #: The properties a template has paths for, in the order they are reported.
 PROPERTIES = ("title", "content", "author", "date", "tags")
+#: Properties whose path is dropped when it finds the same values on every learned page
+#: while the feed's values vary: a menu or a footer, not the property (the content is the
+#: key-path and is judged by its own checks).
+VALUE_PROPERTIES = ("title", "author", "date", "tags")
+#: Learned pages needed before "the same on every page" says anything.
+MIN_CONSTANT_PAGES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +111,7 @@ class FeedTemplate:
         """Learn from ``feed``'s newest items and their ``pages`` (keyed by item link)."""
         self.feed_url_ = feed.url
         self.comment_feed_ = is_comment_feed(feed)
-        self.items_: list[ItemPaths] = []
-        if not self.comment_feed_:
-            for entry in feed.entries[: self.max_items]:
-                values = item_values(entry)
-                page = pages.get(values.url) if values is not None else None
-                if values is not None and page is not None:
-                    self.items_.append(find_item_paths(values, page))
+        self.items_ = [] if self.comment_feed_ else _learn_items(feed, pages, self.max_items)
         self.clusters_ = {name: _cluster(item.get(name) for item in self.items_)
                           for name in PROPERTIES}  # fmt: skip
         self.items_learned_ = len(self.items_)
@@ -236,6 +241,59 @@ class FeedTemplate:
             for name, clusters in state["clusters"].items()
         }
         return template
+
+
+def _learn_items(
+    feed: ParsedFeed, pages: Mapping[str, ParsedPage], max_items: int
+) -> list[ItemPaths]:
+    """Each item's paths in its page, found again without the site's constant paths."""
+    learned: list[ItemValues] = []
+    for entry in feed.entries[:max_items]:
+        values = item_values(entry)
+        if values is not None and values.url in pages:
+            learned.append(values)
+    items = [find_item_paths(values, pages[values.url]) for values in learned]
+    avoid = _constant_paths(items, learned, pages)
+    if not avoid:
+        return items
+    return [find_item_paths(values, pages[values.url], avoid) for values in learned]
+
+
+def _constant_paths(
+    items: list[ItemPaths], learned: list[ItemValues], pages: Mapping[str, ParsedPage]
+) -> tuple[KeyPath, ...]:
+    """Paths of the :data:`VALUE_PROPERTIES` that find the same values on every learned
+    page while the feed's values for the property vary (menus and footers), or, for tags
+    every item shares (a category's feed), more values than the items have tags (a menu
+    of the categories)."""
+    if len(learned) < MIN_CONSTANT_PAGES:
+        return ()
+    shown = [pages[values.url] for values in learned]
+    constant: list[KeyPath] = []
+    for name in VALUE_PROPERTIES:
+        varies = len({_feed_value(name, values) for values in learned}) > 1
+        for cluster in _cluster(item.get(name) for item in items):
+            found = _same_everywhere(cluster.path, shown)
+            if found and (varies or (name == "tags" and len(found) > len(learned[0].tags))):
+                constant.append(cluster.path)  # one author everywhere: a byline may repeat
+    return tuple(constant)
+
+
+def _feed_value(name: str, values: ItemValues) -> object:
+    if name == "date":
+        return values.published.date() if values.published is not None else None
+    if name == "author":
+        return values.authors
+    return values.tags if name == "tags" else values.title
+
+
+def _same_everywhere(path: KeyPath, pages: list[ParsedPage]) -> tuple[tuple[str, ...], ...]:
+    """The words of each node ``path`` finds when they are the same on every page (empty
+    when they differ or it finds no words)."""
+    seen = {tuple(value_tokens(" ".join(str(t) for t in node.itertext()))
+                  for node in find(page.root, path)) for page in pages}  # fmt: skip
+    found = seen.pop() if len(seen) == 1 else ()
+    return found if any(found) else ()
 
 
 def _dated(url: str) -> bool:
