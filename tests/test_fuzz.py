@@ -7,8 +7,9 @@ mark, deep nesting, a huge attribute, unclosed comments and CDATA, entity bombs,
 encodings). Every stage must either return or raise a :class:`FeedsiftError`, within a
 second. Each test's ``max_examples`` is its number of inputs (3,500 in all); the campaign
 takes 40 to 55 s on two busy cores, the slowest call 0.6 s (``pytest
---hypothesis-show-statistics`` shows the runs). Bugs it found in modules outside the
-parsing stage are tolerated by name (``KNOWN_*_BUGS``) and pinned by strict xfail tests.
+--hypothesis-show-statistics`` shows the runs). The bugs it found (impossible characters
+and broken encoding names in feeds, a canonical URL with an unbalanced ``[``) are fixed and
+kept as regression tests below.
 """
 
 from __future__ import annotations
@@ -65,24 +66,9 @@ SNIPPETS = (
 
 # --- bugs the campaign found ------------------------------------------------------------------
 
-KnownBug = tuple[type[Exception], str]
-
-#: Bugs in acquisition/feeds.py, outside this change, tolerated by the feed campaign until
-#: fixed (each has a strict xfail test below, which fails once the bug is gone): the
-#: exception and words of its message.
-KNOWN_FEED_BUGS: tuple[KnownBug, ...] = (
-    (UnicodeEncodeError, "surrogates not allowed"),
-    (LookupError, "unknown encoding"),
-    (ValueError, "embedded null character"),
-    (ValueError, "chr() arg not in range"),
-)
-#: A bug in metadata/values.py, outside this change: ``resolve_url`` lets urllib's
-#: ValueError through for a URL with an unbalanced ``[`` in its host (a canonical link
-#: ``https://[example.org/``). The fix: catch ValueError there and return ``None``.
-KNOWN_EXTRACT_BUGS: tuple[KnownBug, ...] = ((ValueError, "Invalid IPv6 URL"),)
-#: Feeds naming a character no text can hold: feedparser raises UnicodeEncodeError on a
+#: Feeds naming a character no text can hold: feedparser raised UnicodeEncodeError on a
 #: lone UTF-16 surrogate (``&#xD800;`` in XML, ``\\ud800`` in a JSON feed's HTML) and
-#: ValueError on a reference past U+10FFFF. The fix: U+FFFD for them before feedparser.
+#: ValueError on a reference past U+10FFFF; they are U+FFFD before feedparser now.
 INVALID_CHARACTER_FEEDS = (
     b'<rss version="2.0"><channel><title>&#xD800;Notes</title><item><title>a</title>'
     b"<link>https://e.org/a</link></item></channel></rss>",
@@ -93,9 +79,8 @@ INVALID_CHARACTER_FEEDS = (
     b'<rss version="2.0"><channel><title>&#99999999;</title><item><title>a</title>'
     b"<link>https://e.org/a</link></item></channel></rss>",
 )
-#: XML declarations with a broken encoding name. A non-ASCII byte: ``_text_codec`` calls
-#: ``codecs.lookup`` outside its ``try`` (``b"".decode`` accepts the name, lookup does not).
-#: A NUL: ``_decodes`` catches LookupError but not the ValueError of a name with a NUL.
+#: XML declarations with a broken encoding name (a non-ASCII byte: ``codecs.lookup`` raised
+#: LookupError; a NUL: decoding raised ValueError): both found by the campaign.
 BAD_DECLARATION_FEEDS = tuple(
     b'<?xml version="1.0" encoding="' + name + b'"?><rss version="2.0"><channel><title>t'
     b"</title><item><title>caf\xe9</title><link>https://e.org/a</link></item></channel></rss>"
@@ -103,27 +88,18 @@ BAD_DECLARATION_FEEDS = tuple(
 )
 
 
-@pytest.mark.xfail(raises=(UnicodeEncodeError, ValueError), strict=True,
-                   reason="bug in acquisition/feeds.py (outside this change): references to "
-                          "impossible characters reach feedparser")  # fmt: skip
 @pytest.mark.parametrize("body", INVALID_CHARACTER_FEEDS, ids=["rss", "atom", "json", "range"])
-def test_an_impossible_character_in_a_feed_is_no_crash(body: bytes) -> None:
-    with contextlib.suppress(FeedsiftError):
-        parse_feed(body, "https://e.org/feed")
+def test_an_impossible_character_in_a_feed_is_read_as_a_replacement(body: bytes) -> None:
+    feed = parse_feed(body, "https://e.org/feed")
+    assert [entry.url for entry in feed.entries] == ["https://e.org/a"]
 
 
-@pytest.mark.xfail(raises=(LookupError, ValueError), strict=True,
-                   reason="bug in acquisition/feeds.py (outside this change): a broken "
-                          "encoding name escapes _text_codec and _decodes")  # fmt: skip
 @pytest.mark.parametrize("body", BAD_DECLARATION_FEEDS, ids=["non-ascii", "nul"])
 def test_a_broken_declared_encoding_is_no_crash(body: bytes) -> None:
     with contextlib.suppress(FeedsiftError):
         parse_feed(body, "https://e.org/feed")
 
 
-@pytest.mark.xfail(raises=ValueError, strict=True,
-                   reason="bug in metadata/values.py (outside this change): resolve_url lets "
-                          "urllib's ValueError through")  # fmt: skip
 def test_a_broken_canonical_url_is_no_crash() -> None:
     page = PAGES[0].replace(b'canonical" href="https://', b'canonical" href="https://[')
     feedsift.extract(page, "https://lighthouse.example.org/2024/03/keepers/")
@@ -159,17 +135,11 @@ def mutated(draw: st.DrawFn, seeds: tuple[bytes, ...]) -> bytes:
     return data
 
 
-def _survives(call: Callable[[], object], known: tuple[KnownBug, ...] = ()) -> None:
-    """``call`` returns or raises a FeedsiftError (or a ``known`` bug), within
-    :data:`MAX_SECONDS`."""
+def _survives(call: Callable[[], object]) -> None:
+    """``call`` returns or raises a FeedsiftError, within :data:`MAX_SECONDS`."""
     start = time.perf_counter()
-    try:
+    with contextlib.suppress(FeedsiftError):
         call()
-    except FeedsiftError:
-        pass
-    except Exception as exc:
-        if not any(isinstance(exc, kind) and words in str(exc) for kind, words in known):
-            raise
     elapsed = time.perf_counter() - start
     assert elapsed < MAX_SECONDS, f"took {elapsed:.2f} s"
 
@@ -199,15 +169,13 @@ def test_fuzz_parse_page(data: bytes) -> None:
 @given(mutated(PAGES))
 def test_fuzz_extract(data: bytes) -> None:
     feedsift.bundled_extractor()  # the model loads once, outside the timed call
-    _survives(lambda: feedsift.extract(data, "https://lighthouse.example.org/page/2"),
-              KNOWN_EXTRACT_BUGS)  # fmt: skip
+    _survives(lambda: feedsift.extract(data, "https://lighthouse.example.org/page/2"))
 
 
 @settings(CAMPAIGN, max_examples=600)
 @given(mutated(FEEDS), st.sampled_from((None, "application/json", "application/rss+xml")))
 def test_fuzz_parse_feed(data: bytes, content_type: str | None) -> None:
-    _survives(lambda: parse_feed(data, "https://lighthouse.example.org/feed", content_type),
-              KNOWN_FEED_BUGS)  # fmt: skip
+    _survives(lambda: parse_feed(data, "https://lighthouse.example.org/feed", content_type))
 
 
 @settings(CAMPAIGN, max_examples=1000)

@@ -116,6 +116,10 @@ _MEDIA_TYPE_CHARSET = re.compile(r";\s*charset\s*=\s*[\"']?([\w.:-]+)", re.IGNOR
 # feedparser's own pattern (feedparser.encodings.RE_XML_PI_ENCODING): "." stops at a line end,
 # so it is tried on the first line alone, which bounds its cost.
 _XML_PI_ENCODING = re.compile(rb"^<\?.*encoding=['\"](.*?)['\"].*\?>")
+#: A numeric character reference (``&#xD800;``, ``&#99999999;``); long ones are cut short.
+_CHAR_REFERENCE = re.compile(rb"&#(?:[xX]([0-9a-fA-F]{1,12})|([0-9]{1,12}));")
+#: A lone UTF-16 surrogate, as JSON's ``\ud800`` escapes give.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,12 +246,26 @@ class _Decoded:
     warning: str | None
 
 
+def _possible_references(utf8: bytes) -> bytes:
+    """Character references to characters no text can hold (a lone surrogate, a number past
+    U+10FFFF, NUL) as ``&#xFFFD;``: feedparser raises on them instead of reading the feed."""
+
+    def fix(match: re.Match[bytes]) -> bytes:
+        hexa, decimal = match.groups()
+        number = int(hexa, 16) if hexa else int(decimal)
+        impossible = number == 0 or 0xD800 <= number <= 0xDFFF or number > 0x10FFFF
+        return b"&#xFFFD;" if impossible else match.group(0)
+
+    return _CHAR_REFERENCE.sub(fix, utf8)
+
+
 def _parse_xml_feed(body: bytes, url: str, content_type: str | None) -> ParsedFeed:
     decoded = _decode_xml(body, content_type)
-    text = decoded.utf8.decode("utf-8", "replace")
+    utf8 = _possible_references(decoded.utf8)
+    text = utf8.decode("utf-8", "replace")
     _refuse_unsafe_xml(text)
     result = feedparser.parse(
-        io.BytesIO(decoded.utf8),
+        io.BytesIO(utf8),
         response_headers={
             "content-type": "application/xml; charset=utf-8",
             "content-location": url,
@@ -340,7 +358,7 @@ def _superset(encoding: str) -> str:
 def _decodes(body: bytes, encoding: str) -> bool:
     try:
         body.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeDecodeError, LookupError, ValueError):  # ValueError: a NUL in the name
         return False
     return True
 
@@ -367,9 +385,9 @@ def _text_codec(encoding: str) -> str | None:
     """Python's name of a text encoding; ``None`` for unknown names and bytes codecs."""
     try:
         b"".decode(encoding)
-    except LookupError:
+        return codecs.lookup(encoding).name
+    except (LookupError, ValueError):  # a name with a NUL or bytes Python cannot look up
         return None
-    return codecs.lookup(encoding).name
 
 
 def _sniffed_charset(body: bytes) -> str | None:
@@ -684,4 +702,6 @@ def _clean(value: Any) -> str | None:
 
 
 def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    """A JSON string with lone UTF-16 surrogates (``"\\ud800"``) as U+FFFD: no text can
+    hold them, and feedparser's sanitiser raises on them."""
+    return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else ""

@@ -65,8 +65,11 @@ def resolve_url(value: str, base: str | None) -> str | None:
         return None
     if text.startswith("//"):
         text = "https:" + text
-    resolved = urljoin(base, text) if base else text
-    parts = urlsplit(resolved)
+    try:
+        resolved = urljoin(base, text) if base else text
+        parts = urlsplit(resolved)
+    except ValueError:  # an unbalanced "[" in the host ("https://[example.org/")
+        return None
     return resolved if parts.scheme in WEB_SCHEMES and parts.netloc else None
 
 
