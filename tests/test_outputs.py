@@ -364,3 +364,18 @@ def test_stream_xml_and_csv() -> None:
     assert [row[0] for row in rows] == ["input", "page-0.html", "page-1.html", "page-2.html"]
     assert rows[2][5] == "listing"
     assert list(csv.reader(io.StringIO(stream("csv", 0)))) == [rows[0]]
+
+
+def test_a_forum_thread_and_a_cut_page_survive_the_store_round_trip() -> None:
+    from dataclasses import replace as changed
+    from datetime import UTC, datetime
+
+    when = datetime(2025, 3, 3, 19, 40, tzinfo=UTC)
+    post = Comment("Buy the cheapest station.", "oldtimer", when)
+    article = changed(
+        full_article(), kind=PageKind.FORUM, thread=(post,), truncated="cut at 50,000 elements",
+        provenance=Provenance("page", "test-model-1", 0.87, 0.91),
+    )  # fmt: skip
+    data = json.loads(json.dumps(article_to_dict(article)))
+    assert data["thread"][0]["published"] == "2025-03-03T19:40:00+00:00"
+    assert article_from_dict(data) == article

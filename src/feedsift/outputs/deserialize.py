@@ -46,6 +46,7 @@ def article_from_dict(data: Mapping[str, Any]) -> Article:
         comments=tuple(_comment(c) for c in data.get("comments", ())),
         thread=tuple(_comment(c) for c in data.get("thread", ())),
         sources=tuple(_source(source) for source in data.get("sources", ())),
+        truncated=data.get("truncated"),
     )
 
 
