@@ -187,7 +187,7 @@ class LearnedPageExtractor:
         meta: PageMetadata | None,
     ) -> Article:  # fmt: skip
         listing = found.listing
-        kind = _page_kind(found.guess, listing is not None, bool(decision.content.any()))
+        kind = _page_kind(found.guess, listing is not None)
         shown = listing.text_blocks(decision.content) if listing else decision.content
         thread = find_thread(page.view) if kind is PageKind.FORUM else None
         if thread is not None:
@@ -235,14 +235,13 @@ def _link_words_only(signals: PageSignals, shown: np.ndarray) -> bool:
     return float((words * (1.0 - signals.link[shown])).sum()) < MIN_NON_LINK_WORDS
 
 
-def _page_kind(guess: KindGuess, listed: bool, has_body: bool) -> PageKind:
+def _page_kind(guess: KindGuess, listed: bool) -> PageKind:
     """The page's kind: a list of items only where the listing check found its items (the
-    classifier picks listing or collection), else the most probable single-content kind."""
+    classifier picks listing or collection), else the most probable single-content kind
+    (a page whose body comes out empty is made ``empty`` after)."""
     if listed:
         collection = guess.scores.get("collection", 0.0) > guess.scores.get("listing", 0.0)
         return PageKind.COLLECTION if collection else PageKind.LISTING
-    if not has_body:
-        return PageKind.EMPTY
     single = [k for k in SINGLE_KINDS if k.value in guess.scores]
     if not single:
         return PageKind.ARTICLE
