@@ -66,7 +66,22 @@ def _post_group(view: BlockView) -> list[Subtree]:
         if sub.n_words >= REPEATED_MIN_WORDS:
             groups.setdefault(_signature(sub), []).append(sub)
     usable = [g for g in groups.values() if len(g) >= MIN_POSTS]
-    return max(usable, key=lambda g: sum(s.n_words for s in g), default=[])
+    posts = [g for g in usable if not any(_holds_group(g, other) for other in usable)]
+    return max(posts, key=lambda g: sum(s.n_words for s in g), default=[])
+
+
+def _holds_group(group: list[Subtree], other: list[Subtree]) -> bool:
+    """Whether a member of ``group`` holds two or more members of ``other``: then ``group``
+    is a set of page sections (a title area beside the post stream), not the posts."""
+    for member in group:
+        inside = sum(
+            member.first_block <= sub.first_block and sub.last_block <= member.last_block
+            and sub is not member
+            for sub in other
+        )  # fmt: skip
+        if inside >= MIN_POSTS:
+            return True
+    return False
 
 
 def _kept_block(view: BlockView, index: int) -> bool:
