@@ -110,3 +110,17 @@ def test_listing_text_is_its_items_in_order() -> None:
     positions = [article.text.find(post.title) for post in article.posts]
     assert all(p >= 0 for p in positions) and positions == sorted(positions)
     assert all(post.text.split("\n")[0] in article.text for post in article.posts if post.text)
+
+
+def test_a_title_area_beside_the_post_stream_is_not_the_thread() -> None:
+    words = "the minimum supported version moved and nobody told the packagers about it"
+    posts = "".join(
+        f'<div class="topic-body"><span itemprop="author">user{n}</span>'
+        f"<time datetime='2026-02-2{n}T10:00:00Z'>Feb 2{n}</time><p>{words} {n}</p></div>"
+        for n in range(4)
+    )
+    html = (f'<html><body><div><div id="topic-title"><h1>{words}</h1><p>{words} {words}</p>'
+            f"</div><div>{posts}</div></div></body></html>")  # fmt: skip
+    thread = find_thread(parse_page(html).view)
+    assert thread is not None
+    assert [p.author for p in thread.posts] == ["user0", "user1", "user2", "user3"]
