@@ -27,7 +27,7 @@ from feedsift.evaluation.listings import (
     iter_site_pages,
     site_dirs,
 )
-from feedsift.extractors.kinds import KIND_LABELS, kind_features
+from feedsift.extractors.kinds import KIND_LABELS, guess_kind, kind_features, kind_vector
 from feedsift.extractors.listing import teaser_list
 from feedsift.extractors.model import Predictor
 from feedsift.extractors.pipeline import analyse_page
@@ -139,8 +139,6 @@ def crossfit_kind_vectors(
     The block stage learns from these, so it never sees a kind guessed by a model that
     knew the page.
     """
-    from feedsift.extractors.kinds import guess_kind, kind_vector
-
     out: list[np.ndarray] = [np.zeros(len(KIND_LABELS)) for _ in rows]
     for fold in range(KIND_FOLDS):
         train = [r for r in rows if r.label and _fold(r.group) != fold]
@@ -154,8 +152,6 @@ def crossfit_kind_vectors(
 def kind_cv_accuracy(rows: Sequence[KindRow]) -> dict[str, float]:
     """Per kind and overall: the share of rows whose kind a model fitted without their
     site guesses right (the article sets' rows left out of the score, not of the fit)."""
-    from feedsift.extractors.kinds import guess_kind
-
     hits: dict[str, list[bool]] = {}
     for fold in range(KIND_FOLDS):
         train = [r for r in rows if _fold(r.group) != fold]
