@@ -375,9 +375,9 @@ def _teaser_texts(view: BlockView, title: _Title, item: int) -> list[TextBlock]:
     ]
 
 
-def _teaser(view: BlockView, title: _Title, item: int) -> Teaser:
-    texts = [b.text for b in _teaser_texts(view, title, item)]
-    return Teaser(title=view.blocks[title.block].text, url=title.url, text="\n".join(texts))
+def _teaser(view: BlockView, title: _Title, texts: list[TextBlock]) -> Teaser:
+    text = "\n".join(b.text for b in texts)
+    return Teaser(title=view.blocks[title.block].text, url=title.url, text=text)
 
 
 def _looks_like_posts(
@@ -511,9 +511,9 @@ def find_listing(
         inside[sub.first_block : sub.last_block + 1] = True
     if not _is_listing(view, findings, (titles, items), inside, rules):
         return None
-    pairs = list(zip(titles, items, strict=True))
-    teaser_blocks = np.zeros(len(view.blocks), dtype=bool)
-    for title, item in pairs:
-        teaser_blocks[title.block] = True
-        teaser_blocks[[b.index for b in _teaser_texts(view, title, item)]] = True
-    return Listing(tuple(_teaser(view, t, i) for t, i in pairs), inside, teaser_blocks)
+    teasers, teaser_blocks = [], np.zeros(len(view.blocks), dtype=bool)
+    for title, item in zip(titles, items, strict=True):
+        texts = _teaser_texts(view, title, item)  # each item's teaser blocks, found once
+        teaser_blocks[[title.block, *(b.index for b in texts)]] = True
+        teasers.append(_teaser(view, title, texts))
+    return Listing(tuple(teasers), inside, teaser_blocks)
