@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 import feedsift
 from feedsift.parsing.dom import MAX_HTML_CHARS
-from feedsift.parsing.limits import MAX_ELEMENTS, MAX_WORDS, PageLimits, cut_text
+from feedsift.parsing.limits import MAX_ELEMENTS, MAX_WORDS, PageLimits, _may_exceed, cut_text
 from feedsift.parsing.page import parse_page
+from feedsift.text.tokens import tokenize
 
 ARTICLE = (
     "<html><head><title>Radio notes</title></head><body><article><h1>Radio notes</h1>"
@@ -116,3 +117,21 @@ def test_extract_says_the_page_was_cut() -> None:
     assert "Paragraph 13 " in article.text
     assert "Paragraph 14 " not in article.text
     assert feedsift.extract(ARTICLE).truncated is None
+
+
+#: Latin letters, digits, separators, a Latin-1 letter, Han, kana, CJK punctuation, Hangul.
+_MIXED = "ab9 .,<>\u00e9\u4e2d\u6587\u3042\u3002\uac00-"
+
+
+@given(st.text(alphabet=st.sampled_from(_MIXED), max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_the_word_bound_never_counts_fewer_words_than_there_are(text: str) -> None:
+    words = len(tokenize(text))
+    for limit in range(max(0, words - 2), words + 2):
+        if words > limit:
+            assert _may_exceed(text, limit), (text, limit)
+
+
+def test_a_long_page_of_few_words_is_not_counted() -> None:
+    assert not _may_exceed("<p>word</p> " * 180_000, MAX_WORDS)  # 2.2 M characters
+    assert _may_exceed("\u4e2d" * (MAX_WORDS + 1), MAX_WORDS)
