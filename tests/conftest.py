@@ -6,7 +6,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -31,6 +31,8 @@ class Route:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  #: seconds to wait before answering
     content_length: bool = True  #: send Content-Length (else the body ends when we close)
+    #: writes the body chunk by chunk instead of ``body`` (huge bodies, made on the fly)
+    stream: Callable[[], Iterable[bytes]] | None = None
 
 
 class _Server(ThreadingHTTPServer):
@@ -56,7 +58,8 @@ class _Handler(BaseHTTPRequestHandler):
         if route.content_length:
             self.send_header("Content-Length", str(len(route.body)))
         self.end_headers()
-        self.wfile.write(route.body)
+        for chunk in route.stream() if route.stream is not None else (route.body,):
+            self.wfile.write(chunk)
 
     def log_message(self, format: str, *args: object) -> None:
         """Keep test output quiet."""

@@ -28,7 +28,7 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, TypeVar
 
@@ -118,6 +118,8 @@ def extract_job(
         return ExtractionOutcome(job, None, str(exc), time.perf_counter() - started)
     if article is None:
         return ExtractionOutcome(job, None, None, time.perf_counter() - started)
+    if page.truncated is not None:  # a page cut by the parsing limits says so, as extract does
+        article = replace(article, truncated=page.truncated)
     tokens = tokenize_lower(article.text)
     return ExtractionOutcome(
         job, article, None, time.perf_counter() - started, content_hash_of_tokens(tokens),
