@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from feedsift.errors import ModelError
-from feedsift.extractors.model import ModelBundle, load_bundle, save_bundle
+from feedsift.extractors.model import EnsembleStack, ModelBundle, load_bundle, save_bundle
 from feedsift.training.export import export_trees
 from feedsift.training.learners import LearnerSpec, fit_classifier
 
@@ -77,3 +77,27 @@ def test_rows_of_another_width_are_refused() -> None:
     with pytest.raises(ModelError, match="expects 8 features, the page gave 9"):
         model.predict(np.hstack([x, x[:, :1]]))
     assert model.predict(np.zeros((0, 0))).shape == (0,)
+
+
+def test_a_stack_predicts_what_each_ensemble_predicts() -> None:
+    x, y = _data()
+    models = [
+        export_trees(
+            HistGradientBoostingClassifier(max_iter=20, max_depth=3, random_state=0).fit(x, label)
+        )
+        for label in (y, 1 - y, (x[:, 4] > 0).astype(int))
+    ]
+    assert EnsembleStack.fits(models)
+    stacked = EnsembleStack.of(models).predict(x)
+    assert stacked.shape == (len(x), 3)
+    for column, model in enumerate(models):
+        assert np.array_equal(stacked[:, column], model.predict(x))  # the same sums, bit for bit
+
+
+def test_ensembles_of_different_shapes_are_not_stacked() -> None:
+    x, y = _data()
+    shallow = export_trees(HistGradientBoostingClassifier(max_iter=5, max_depth=2).fit(x, y))
+    deep = export_trees(HistGradientBoostingClassifier(max_iter=5, max_depth=4).fit(x, y))
+    assert not EnsembleStack.fits([shallow, deep])
+    with pytest.raises(ModelError, match="stacked"):
+        EnsembleStack.of([shallow, deep])

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from feedsift.extractors.model import Predictor
+from feedsift.extractors.model import EnsembleStack, Predictor
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
 from feedsift.parsing.page import ParsedPage
@@ -27,6 +27,7 @@ __all__ = [
     "KIND_FEATURE_NAMES",
     "KIND_LABELS",
     "KindGuess",
+    "KindModels",
     "ListingEvidence",
     "guess_kind",
     "kind_features",
@@ -252,9 +253,32 @@ def kind_vector(guess: KindGuess) -> np.ndarray:
     return np.array([guess.scores.get(k, 0.0) for k in KIND_LABELS])
 
 
-def guess_kind(row: np.ndarray, models: Mapping[str, Predictor]) -> KindGuess:
+@dataclass(frozen=True, slots=True)
+class KindModels:
+    """The one-against-the-rest models by kind name, walked as one stack when they can be."""
+
+    labels: tuple[str, ...]
+    models: Mapping[str, Predictor]
+    stack: EnsembleStack | None
+
+    @classmethod
+    def of(cls, models: Mapping[str, Predictor]) -> KindModels:
+        labels = tuple(k for k in KIND_LABELS if k in models)
+        chosen = [models[k] for k in labels]
+        stack = EnsembleStack.of(chosen) if EnsembleStack.fits(chosen) else None  # type: ignore[arg-type]
+        return cls(labels, models, stack)
+
+    def probabilities(self, row: np.ndarray) -> dict[str, float]:
+        """Each kind's own probability for the feature ``row``."""
+        if self.stack is not None:
+            return dict(zip(self.labels, self.stack.predict(row[None, :])[0].tolist(), strict=True))
+        return {k: float(self.models[k].predict(row[None, :])[0]) for k in self.labels}
+
+
+def guess_kind(row: np.ndarray, models: KindModels | Mapping[str, Predictor]) -> KindGuess:
     """The most probable kind under the one-against-the-rest ``models`` (by kind name)."""
-    raw = {k: float(models[k].predict(row[None, :])[0]) for k in KIND_LABELS if k in models}
+    known = models if isinstance(models, KindModels) else KindModels.of(models)
+    raw = known.probabilities(row)
     if not raw:
         return KindGuess("article", 0.0, {})
     total = sum(raw.values()) or 1.0

@@ -24,6 +24,7 @@ from feedsift.extractors.comments import find_comments
 from feedsift.extractors.kinds import (
     KIND_LABELS,
     KindGuess,
+    KindModels,
     ListingEvidence,
     guess_kind,
     kind_features,
@@ -102,8 +103,8 @@ class LearnedPageExtractor:
         self._ranker: Predictor = bundle.get("ranker")
         self._subtree: Predictor = bundle.get("subtree")
         self._block: Predictor = bundle.get("block")
-        self._kinds = {k: bundle.models[f"kind_{k}"] for k in KIND_LABELS
-                       if f"kind_{k}" in bundle.models}  # fmt: skip
+        self._kinds = KindModels.of({k: bundle.models[f"kind_{k}"] for k in KIND_LABELS
+                                     if f"kind_{k}" in bundle.models})  # fmt: skip
         self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
         self.roles = ClassRoleCache()
         self.token_classes = TokenClassCache()
@@ -161,7 +162,7 @@ class LearnedPageExtractor:
         self, page: ParsedPage, signals: PageSignals, evidence: ListingEvidence
     ) -> KindGuess:
         """The kind classifier's guess (an article, unsure, when the bundle has no kinds)."""
-        if not self._kinds:
+        if not self._kinds.labels:
             return KindGuess("article", 0.0, {})
         return guess_kind(kind_features(page, signals, evidence), self._kinds)
 
