@@ -7,11 +7,16 @@ which is what these tests pass except where the refusal itself is tested.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 import feedsift
 from conftest import ARTICLE_SENTENCE, NAV_TEXT, LoopbackServer
+from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.http import USER_AGENT
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Lighthouse notes</title>
@@ -96,3 +101,33 @@ def test_fetch_feed_reads_entries(web: LoopbackServer) -> None:
     with pytest.raises(feedsift.FeedError):
         feedsift.fetch_feed(web.route("/page.html", b"<html><p>no feed</p></html>"),
                             allow_private=True)  # fmt: skip
+
+
+#: 100,000 elements nested in an item's description: feedparser takes about 10 s over them.
+SLOW_RSS = RSS.replace(b"The log book.", b"<x>" * 100_000 + b"</x>" * 100_000)
+
+
+def test_fetch_feed_parses_within_the_workers_bounds(web: LoopbackServer) -> None:
+    slow = web.route("/slow.xml", SLOW_RSS, content_type="application/rss+xml")
+    started = time.monotonic()
+    with pytest.raises(feedsift.FeedError) as raised:
+        feedsift.fetch_feed(slow, allow_private=True, limits=ParseLimits(seconds=1.0))
+    assert str(raised.value) == "refused: reading the feed took longer than 1 s"
+    assert time.monotonic() - started < 8.0  # the worker's start and the deadline, not 10 s
+    deep = web.route("/deep.json", b"[" * 100_000 + b"]" * 100_000,
+                     content_type="application/feed+json")  # fmt: skip
+    with pytest.raises(feedsift.FeedError, match=r"^not a feed: JSON nested too deeply to read$"):
+        feedsift.fetch_feed(deep, allow_private=True)
+
+
+def test_fetch_feed_works_from_a_script_without_a_main_guard(
+    web: LoopbackServer, tmp_path: Path
+) -> None:
+    """The worker is spawned without running the caller's script again."""
+    url = web.route("/feed.xml", RSS, content_type="application/rss+xml")
+    script = tmp_path / "script.py"
+    call = f"feedsift.fetch_feed({url!r}, allow_private=True)"
+    script.write_text(f"import feedsift\nprint('ran')\nprint({call}.title)\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout) == (0, "ran\nLighthouse notes\n"), run.stderr
+    assert [path for path, _ in web.requests] == ["/robots.txt", "/feed.xml"]

@@ -17,8 +17,9 @@ from dataclasses import fields, replace
 from functools import cache, partial
 from typing import TypeVar
 
-from feedsift.acquisition.feeds import MAX_FEED_BYTES, ParsedFeed, parse_feed
-from feedsift.acquisition.fetcher import Fetcher, FetchPolicy, FetchResult
+from feedsift.acquisition.feeds import MAX_FEED_BYTES, ParsedFeed
+from feedsift.acquisition.feedworker import FeedParsers, ParseLimits
+from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.acquisition.http import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, FetchedPage, fetch_page
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
@@ -120,27 +121,34 @@ def extract_url(
 
 def fetch_feed(
     url: str, *, allow_private: bool = False, check_robots: bool = True,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float = DEFAULT_TIMEOUT, limits: ParseLimits | None = None,
 ) -> ParsedFeed:  # fmt: skip
     """GET the RSS, Atom, RDF or JSON feed at ``url`` and :func:`parse_feed` it.
 
-    Fetched like :func:`fetch` (robots.txt, the SSRF guard, a size cap); raises
-    :class:`~feedsift.errors.FetchError` when the fetch fails and
-    :class:`~feedsift.errors.FeedError` when the answer is no feed.
+    Fetched like :func:`fetch` (robots.txt, the SSRF guard, a size cap) and parsed as the
+    crawl parses feeds: in a worker process with a deadline and a memory limit (``limits``,
+    default :class:`~feedsift.acquisition.feedworker.ParseLimits`: 60 s, 2 GiB), started for
+    this call (about a second). Raises :class:`~feedsift.errors.FetchError` when the fetch
+    fails and :class:`~feedsift.errors.FeedError` when the answer is no feed or its parsing
+    passes the limits. To parse in this process, call :func:`parse_feed` on the body.
     """
     policy = FetchPolicy(
         timeout=timeout, max_bytes=MAX_FEED_BYTES, min_delay=0.0, retries=0,
         robots=check_robots, allow_private=allow_private,
     )  # fmt: skip
-    result = _run_sync(partial(asyncio.run, _fetch_feed_once(url, policy)))
-    return parse_feed(result.body, result.response_url, result.content_type)
+    return _run_sync(partial(asyncio.run, _fetch_feed_once(url, policy, limits)))
 
 
-async def _fetch_feed_once(url: str, policy: FetchPolicy) -> FetchResult:
+async def _fetch_feed_once(url: str, policy: FetchPolicy, limits: ParseLimits | None) -> ParsedFeed:
     from feedsift.crawl.crawler import FEED_ACCEPT  # not at the top: the crawl imports us
 
     async with Fetcher(policy) as fetcher:
-        return await fetcher.fetch(url, accept=FEED_ACCEPT)
+        result = await fetcher.fetch(url, accept=FEED_ACCEPT)
+    parsers = FeedParsers(limits)
+    try:
+        return (await parsers.parse(result.body, result.response_url, result.content_type)).feed
+    finally:
+        parsers.close()
 
 
 def _run_sync(call: Callable[[], T]) -> T:

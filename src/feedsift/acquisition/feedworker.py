@@ -22,8 +22,11 @@ import multiprocessing
 import pickle
 import resource
 import signal
+import sys
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -157,7 +160,8 @@ class _Worker:
         process = context.Process(
             target=_serve, args=(theirs, function, memory), name="feedsift-feeds", daemon=True
         )
-        process.start()
+        with _main_module_hidden(function):
+            process.start()
         theirs.close()
         worker = cls(process, ours)
         try:
@@ -202,6 +206,26 @@ class _Worker:
             self.process.kill()
         self.process.join()
         self.connection.close()
+
+
+@contextmanager
+def _main_module_hidden(function: ParseFunction) -> Iterator[None]:
+    """A blank ``__main__`` while a worker is spawned, unless ``function`` lives there.
+
+    ``spawn`` runs the caller's ``__main__`` again in the worker to find what it pickled; a
+    script calling :func:`feedsift.fetch_feed` without ``if __name__ == "__main__"`` would
+    then fetch again there and fail to start a worker of its own. The worker needs only
+    feedsift's modules (and the parse function's, imported by name).
+    """
+    main = sys.modules.get("__main__")
+    if main is None or getattr(function, "__module__", None) == "__main__":
+        yield
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 def _death(process: BaseProcess) -> str:
