@@ -12,6 +12,7 @@ from __future__ import annotations
 from lxml import etree
 
 from feedsift.errors import InputError
+from feedsift.parsing.nesting import flatten_nesting
 from feedsift.parsing.xpath import select_elements
 
 __all__ = [
@@ -51,6 +52,9 @@ NOSCRIPT_CONTENT_SHARE = 0.5
 #: prose cost about 380 MB to extract).
 MAX_HTML_CHARS = 8_000_000
 
+#: What libxml2 says when it stops at its depth limit (``nesting.PARSER_DEPTH``).
+_DEPTH_ERROR = "Excessive depth in document"
+
 _PARSER = etree.HTMLParser(
     encoding="utf-8",
     remove_comments=True,
@@ -66,16 +70,30 @@ def parse_html(text: str, max_chars: int = MAX_HTML_CHARS) -> etree._Element:
     """Parse page text (its first ``max_chars`` characters) into an lxml tree (the
     ``<html>`` root element).
 
+    A page nested deeper than the parser reads is parsed again flattened
+    (:mod:`feedsift.parsing.nesting`), so its deep text and the rest of it are kept.
     Raises :class:`InputError` when nothing parsable remains.
     """
-    data = text[:max_chars].encode("utf-8", errors="replace")
+    text = text[:max_chars]
+    root = _parse(text)
+    if _stopped_too_deep():
+        root = _parse(flatten_nesting(text))
+    return root
+
+
+def _parse(text: str) -> etree._Element:
     try:
-        root = etree.fromstring(data, _PARSER)
+        root = etree.fromstring(text.encode("utf-8", errors="replace"), _PARSER)
     except (etree.ParserError, ValueError) as exc:
         raise InputError(f"unparsable HTML: {exc}") from exc
     if root is None:
         raise InputError("unparsable HTML: no elements")
     return root
+
+
+def _stopped_too_deep() -> bool:
+    """Whether the last parse stopped at the parser's depth limit (the rest unread)."""
+    return any(_DEPTH_ERROR in error.message for error in _PARSER.error_log)
 
 
 def clean_dom(root: etree._Element) -> etree._Element:
