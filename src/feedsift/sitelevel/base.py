@@ -14,8 +14,6 @@ another version is refused with a :class:`~feedsift.errors.ModelError`.
 
 from __future__ import annotations
 
-import gzip
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import datetime
@@ -24,12 +22,13 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
-from feedsift.errors import ModelError, NotFittedError
+from feedsift.errors import NotFittedError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.extractors.body import assemble_body
 from feedsift.metadata.read import read_metadata
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, FieldSource, PageKind, Provenance
+from feedsift.saved_state import pack_state, unpack_state
 
 __all__ = ["BlockMask", "SiteLearner", "article_from_mask"]
 
@@ -103,23 +102,12 @@ class SiteLearner(ABC):
 
     def to_bytes(self) -> bytes:
         """The state, compressed, with the learner's name and schema version."""
-        header = {"learner": self.name, "schema": self.schema_version}
-        payload = json.dumps({**header, "state": self.get_state()}, separators=(",", ":"))
-        return gzip.compress(payload.encode("utf-8"), compresslevel=6)
+        return pack_state(self.name, self.schema_version, self.get_state())
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Self:
         """Read what :meth:`to_bytes` wrote; ModelError for another learner or version."""
-        try:
-            saved = json.loads(gzip.decompress(data))
-        except (OSError, EOFError, ValueError) as exc:
-            raise ModelError(f"not a saved {cls.name} state: {exc}") from exc
-        if saved.get("learner") != cls.name or saved.get("schema") != cls.schema_version:
-            raise ModelError(
-                f"saved state is {saved.get('learner')} schema {saved.get('schema')}; "
-                f"this feedsift reads {cls.name} schema {cls.schema_version}"
-            )
-        return cls.from_state(saved["state"])
+        return cls.from_state(unpack_state(cls.name, cls.schema_version, data))
 
 
 def article_from_mask(
