@@ -6,8 +6,10 @@ This is the pipeline of the URL Tree paper's acquisition side, one step per meth
    its *history key* (title, description, publication date), so it is fetched once;
 2. **fetch** each new item's page politely (the :class:`~feedsift.acquisition.fetcher.Fetcher`
    keeps per-host limits, robots.txt and retries);
-3. **key** the page by its *URL key* (response URL, title hash, sorted query, rule list);
-   a page whose key is stored already is a duplicate of that document, not a new one;
+3. **key** the page by its *URL key* (response URL, title hash, sorted query, rule list,
+   and the query parameters its site was learned not to name pages by, see
+   :mod:`feedsift.crawl.keys`); a page whose key is stored already is a duplicate of that
+   document, not a new one;
 4. **store** the raw page, in one transaction with its item's new state;
 5. **extract** it (off the event loop, through the site-level learners of its site, see
    :mod:`feedsift.crawl.learning`) and store the article, marking exact and near
@@ -40,12 +42,14 @@ from feedsift.crawl.extraction import (
     ExtractionOutcome,
     JobRole,
 )
+from feedsift.crawl.keys import SiteKeys
 from feedsift.crawl.learning import SiteLearning
 from feedsift.crawl.report import CrawlCounts, Listener
 from feedsift.crawl.services import CrawlServices
 from feedsift.crawl.templating import TemplateOptions, Templating
 from feedsift.dedup.fingerprint import NearDuplicateIndex
 from feedsift.dedup.history import history_key
+from feedsift.dedup.params import ItemSample
 from feedsift.dedup.rules import QueryRule, load_rules
 from feedsift.dedup.site import site_of
 from feedsift.dedup.urlkeys import url_key
@@ -124,6 +128,7 @@ class Crawler:
         self._indexes: dict[str, NearDuplicateIndex] = {}
         self._extracting: set[asyncio.Task[None]] = set()
         self.learning = SiteLearning(store, extraction, lambda: self._clock())
+        self.keys = SiteKeys(store, self.rules)
         self.services = CrawlServices(
             store, fetcher, extraction, self.rules, self.counts, lambda: self.stop.is_set(),
             lambda: self._clock(), listener,
@@ -251,6 +256,8 @@ class Crawler:
         items = _new_items(parsed) if parsed else []
         with self.store.transaction():
             new = self.store.items.add(feed.id, feed.site, items, now)
+            if parsed:
+                self.keys.learn((ItemSample(e.url, e.title) for e in parsed.entries if e.url), now)
             self.store.feeds.update(feed.id, update)
         self.counts.new_items += new
         self._tell("feed", f"{feed.url}: {new} new items" if parsed else f"{feed.url}: unchanged")
@@ -339,7 +346,11 @@ class Crawler:
         response_url = self.store.documents.response_url_of(url)
         if response_url is None:
             return False
-        document_id = self.store.documents.id_of(url_key(response_url, item.title, self.rules))
+        learned = self.keys.learned_for(response_url)
+        key = url_key(response_url, item.title, self.rules, learned)
+        document_id = self.store.documents.id_of(key) or self.keys.earlier_document(
+            response_url, item.title
+        )
         if document_id is None:
             return False
         with self.store.transaction():
@@ -351,8 +362,12 @@ class Crawler:
     def _page_fetched(self, item: ItemRecord, result: FetchResult) -> None:
         started = time.perf_counter()
         document = self._document(result, item.title)
+        earlier = self.keys.earlier_document(result.response_url, item.title)
         with self.store.transaction():
-            document_id, new = self.store.documents.add(document)
+            if earlier is None:
+                document_id, new = self.store.documents.add(document)
+            else:  # stored under its key of before the site's parameters were learned
+                document_id, new = earlier, False
             self.store.items.settle(item.id, "stored" if new else "duplicate", document_id)
         self._count_page(result, new, time.perf_counter() - started)
         if new:
@@ -361,7 +376,9 @@ class Crawler:
 
     def _document(self, result: FetchResult, title: str | None) -> NewDocument:
         return NewDocument(
-            url_key=url_key(result.response_url, title, self.rules),
+            url_key=url_key(
+                result.response_url, title, self.rules, self.keys.learned_for(result.response_url)
+            ),
             site=site_of(result.response_url),
             request_url=result.request_url,
             response_url=result.response_url,

@@ -22,6 +22,12 @@ name the document:
   in anything but tracking parameters, or parameters an applying rule drops, never share a
   key.
 
+A site's learned query parameters (:mod:`feedsift.dedup.params`) may drop more, after the
+rules' fast path: when no rule applies and a title is given, the parameters the site's
+learner knows not to name a page (session ids, sort orders) are dropped too; once a site
+drops any, its keys keep ``_cid_``, so a learned drop only ever joins items with the same
+title. Without learned state (``learned=None``) the key is exactly the one described above.
+
 Decisions beyond the paper, all needed for a key that is stable and idempotent:
 
 * The URL is normalised before step 2: scheme and host lowercased (an internationalised host
@@ -50,6 +56,7 @@ import re
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 from feedsift.dedup.rules import QueryRule
@@ -57,11 +64,16 @@ from feedsift.dedup.tracking import is_tracking
 from feedsift.errors import InputError
 from feedsift.text.tokens import normalize_space
 
+if TYPE_CHECKING:
+    from feedsift.dedup.params import QueryParamLearner
+
 __all__ = [
     "CID_PARAMETER",
     "DEFAULT_PORTS",
     "UrlKey",
     "explain_url_key",
+    "identity_params",
+    "param_name",
     "title_hash",
     "url_key",
 ]
@@ -87,6 +99,7 @@ class UrlKey:
     key: str  #: step 3: the URL key
     rule: QueryRule | None  #: the rule that filtered the query (``None``: tracking dropped)
     dropped: tuple[str, ...] = ()  #: the query parameters (``name=value``) step 3 dropped
+    learned: tuple[str, ...] = ()  #: of those, the ones the site's learned state dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,24 +125,71 @@ def title_hash(title: str) -> str:
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
-def url_key(response_url: str, title: str | None, rules: Sequence[QueryRule]) -> str:
-    """The URL key of the document at ``response_url`` whose feed title is ``title``."""
-    return explain_url_key(response_url, title, rules).key
+def url_key(
+    response_url: str,
+    title: str | None,
+    rules: Sequence[QueryRule],
+    learned: QueryParamLearner | None = None,
+) -> str:
+    """The URL key of the document at ``response_url`` whose feed title is ``title``
+    (``learned``: the site's fitted parameter learner, if any)."""
+    return explain_url_key(response_url, title, rules, learned).key
 
 
-def explain_url_key(response_url: str, title: str | None, rules: Sequence[QueryRule]) -> UrlKey:
+def explain_url_key(
+    response_url: str,
+    title: str | None,
+    rules: Sequence[QueryRule],
+    learned: QueryParamLearner | None = None,
+) -> UrlKey:
     """The URL key with its intermediate steps and the rule that applied.
 
-    Raises ``InputError`` when ``response_url`` is not an absolute http(s) URL.
+    Raises ``InputError`` when ``response_url`` is not an absolute http(s) URL, and
+    ``NotFittedError`` when ``learned`` is given but not fitted.
     """
     parts = _add_cid(_normalise(response_url), title)
     with_cid = parts.unparse()
     names = {_name(p) for p in parts.params}
     rule = next((rule for rule in rules if _applies(rule, with_cid, names)), None)
     kept = tuple(p for p in parts.params if _keeps(rule, _name(p)))
-    dropped = tuple(p for p in parts.params if not _keeps(rule, _name(p)))
+    learned_drops: tuple[str, ...] = ()
+    if learned is not None:
+        learned.check_fitted()
+    if rule is None and learned is not None:
+        kept, learned_drops = _learned_drop(parts.params, kept, learned)
+    dropped = tuple(p for p in parts.params if p not in kept)
     key = _Parts(parts.origin, parts.path, kept).unparse()
-    return UrlKey(response_url, with_cid, key, rule, dropped)
+    return UrlKey(response_url, with_cid, key, rule, dropped, learned_drops)
+
+
+def _learned_drop(
+    params: tuple[str, ...], kept: tuple[str, ...], learned: QueryParamLearner
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``kept`` without what ``learned`` drops, and those dropped. Once the site drops any
+    parameter, its keys keep ``_cid_``: the title then tells items apart, and a story keeps
+    one key whether a dropped parameter is in its URL or not. Without a title nothing is
+    dropped."""
+    cid = tuple(p for p in params if _name(p) == CID_PARAMETER)
+    if not cid or not learned.dropped_names():
+        return kept, ()
+    drops = tuple(p for p in kept if learned.drops(_name(p)))
+    rest = [p for p in kept if p not in drops] + list(cid)
+    return tuple(sorted(rest, key=_sort_key)), drops
+
+
+def identity_params(url: str) -> tuple[str, tuple[str, ...]]:
+    """The normalised ``scheme://host[:port]/path`` of ``url`` and the query pieces
+    (``name=value``, sorted) that may name its document: all but tracking and ``_cid_``.
+
+    What the parameter learner compares items by; InputError for a URL with no key."""
+    parts = _add_cid(_normalise(url), None)
+    kept = tuple(p for p in parts.params if _keeps(None, _name(p)))
+    return parts.origin + parts.path, kept
+
+
+def param_name(param: str) -> str:
+    """The decoded name of a ``name=value`` query piece."""
+    return _name(param)
 
 
 def _applies(rule: QueryRule, with_cid: str, names: set[str]) -> bool:

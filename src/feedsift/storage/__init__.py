@@ -23,6 +23,7 @@ from feedsift.storage.templates_table import (
     StoredTemplate,
     TemplateTable,
 )
+from feedsift.storage.url_params import UrlParamTable
 
 __all__ = [
     "DEFAULT_DB",
@@ -54,6 +55,7 @@ __all__ = [
     "StoredArticle",
     "StoredTemplate",
     "TemplateTable",
+    "UrlParamTable",
     "feed_stats",
     "method_stats",
     "site_stats",

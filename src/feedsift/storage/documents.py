@@ -76,6 +76,16 @@ class DocumentTable:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def of_item_title(self, site: str, title: str) -> list[tuple[int, str]]:
+        """(id, response URL) of the documents of ``site`` that a feed item titled
+        ``title`` led to."""
+        rows = self._db.execute(
+            "SELECT DISTINCT d.id, d.response_url FROM items i JOIN documents d"
+            " ON d.id = i.document_id WHERE i.title = ? AND d.site = ? ORDER BY d.id",
+            (title, site),
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
     def get(self, document_id: int) -> DocumentRecord | None:
         row = self._db.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
         return None if row is None else DocumentRecord(row["id"], _document(row))

@@ -131,8 +131,19 @@ CREATE TABLE templates (
 CREATE INDEX templates_site ON templates(site)
 """
 
+#: v4: the URL-key parameter learner's state per site (which query parameters name a page);
+#: items indexed by title, to find a stored story again when its learned key changed.
+_V4 = """
+CREATE TABLE url_params (
+    site TEXT PRIMARY KEY,
+    state BLOB NOT NULL,
+    saved_at TEXT NOT NULL
+);
+CREATE INDEX items_title ON items(title)
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -20,12 +20,14 @@ from feedsift.storage.feeds import FeedTable
 from feedsift.storage.items import ItemTable
 from feedsift.storage.site_models import SiteModelTable
 from feedsift.storage.templates_table import TemplateTable
+from feedsift.storage.url_params import UrlParamTable
 
 __all__ = ["Store"]
 
 
 class Store:
-    """feeds, items, documents, articles, errors and site models of one database file."""
+    """feeds, items, documents, articles, errors, site models, templates and learned URL
+    parameters of one database file."""
 
     def __init__(self, path: Path | str, *, create: bool = True) -> None:
         self.database = Database(path, create=create)
@@ -37,6 +39,7 @@ class Store:
         self.errors = ErrorLog(connection)
         self.site_models = SiteModelTable(connection)
         self.templates = TemplateTable(connection)
+        self.url_params = UrlParamTable(connection)
 
     @property
     def path(self) -> Path:

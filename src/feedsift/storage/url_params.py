@@ -1,0 +1,33 @@
+"""The ``url_params`` table: per site, which query parameters its URL keys may drop.
+
+A row holds the state of a site's :class:`~feedsift.dedup.params.QueryParamLearner` as its
+envelope bytes; the crawl saves it with the items of the poll it learned from.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+from feedsift.storage.columns import moment_to_db
+
+__all__ = ["UrlParamTable"]
+
+
+class UrlParamTable:
+    """Reads and writes of the ``url_params`` table on one connection."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def save(self, site: str, state: bytes, saved_at: datetime) -> None:
+        """Store ``site``'s learner state, replacing the previous one."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO url_params (site, state, saved_at) VALUES (?, ?, ?)",
+            (site, state, moment_to_db(saved_at)),
+        )
+
+    def get(self, site: str) -> bytes | None:
+        """``site``'s saved learner state (``None``: nothing learned yet)."""
+        row = self._db.execute("SELECT state FROM url_params WHERE site = ?", (site,)).fetchone()
+        return None if row is None else bytes(row[0])
