@@ -63,6 +63,55 @@ WORDPRESS = _page(
     + "</ol>"
 )
 
+#: Comments of Blogger's older templates (dragnet R101, R87): a dt.comment-author of avatar,
+#: name and "said...", a dd.comment-body of text, a dd.comment-footer of date. A name
+#: longer than "said..." makes the header a link-heavy line, read as a control.
+BLOGGER_OLD = _page(
+    '<h4>3 comments:</h4><dl class="avatar-comment-indent" id="comments-block">'
+    + "".join(
+        f"<dt class='comment-author ' id='c{n}'><a name='c{n}'></a>"
+        '<div class="avatar-image-container vcard"><span dir="ltr"><a href="https://www.'
+        f'blogger.com/profile/{n}" rel="nofollow" class="avatar-hovercard"><img src="x.gif" '
+        f'width="35" height="35" alt="" title="{name}"></a></span></div>{link} said...</dt>'
+        f"<dd class='comment-body ' id='Blog1_cmt-{n}'><p>{text}</p></dd>"
+        "<dd class='comment-footer'><span class='comment-timestamp'><a href='https://"
+        f"b.example.com/2012/09/post.html?showComment=134726673170{n}#c{n}' "
+        f"title='comment permalink'>September 1{n}, 2012 4:45 AM</a></span></dd>"
+        for n, name, link, text in [
+            (1, "MangoWhirl", "<a href='https://www.blogger.com/profile/1' rel='nofollow'>"
+             "MangoWhirl</a>", "Ohmygosh, you are back! Hope you are well."),
+            (2, "Anonymous", "Anonymous", "Wowza! That is really cool!"),
+            (3, "Amie", "<a href='https://www.blogger.com/profile/3'>Amie</a>",
+             "Thank you. Really having a rough moment now."),
+        ]
+    )
+    + "</dl>"
+)  # fmt: skip
+
+#: Blogger's newer threaded comments (dragnet R660): li.comment with a div.comment-header of
+#: cite.user and span.datetime, then p.comment-content.
+BLOGGER_NEW = _page(
+    '<h4>2 comments:</h4><div class="comments-content"><div class="comment-thread">'
+    '<ol id="top-ra">'
+    + "".join(
+        f'<li class="comment" id="c{n}"><div class="avatar-image-container"><img src="a.gif">'
+        '</div><div class="comment-block"><div class="comment-header"><cite class="user">'
+        f'<a href="https://www.blogger.com/profile/{n}" rel="nofollow">{name}</a></cite>'
+        '<span class="icon user"></span><span class="datetime secondary-text"><a rel="nofollow" '
+        f'href="https://b.example.com/p.html?showComment=1{n}#c{n}">{when}</a></span></div>'
+        f'<p class="comment-content">{text}</p><span class="comment-actions secondary-text">'
+        '<a href="javascript:;">Reply</a><span class="item-control blog-admin">'
+        '<a href="https://www.blogger.com/delete-comment.g">Delete</a></span></span></div>'
+        '<div class="comment-replies"></div></li>'
+        for n, name, when, text in [
+            (1, "Sumit Singh", "9/25/12 12:10 AM", "Your blog is nice and the song is fun."),
+            (2, "Ryan McClintock", "September 27, 2012 at 10:44 AM",
+             "I applaud your courage in posting the video."),
+        ]
+    )
+    + "</ol></div></div>"
+)  # fmt: skip
+
 
 def _comments(html: str) -> tuple[Comment, ...]:
     return feedsift.extract(html, include_comments=True).comments
@@ -96,3 +145,22 @@ def test_comments_leave_the_body_as_it_was() -> None:
 def test_the_measure_reads_comments_as_a_page_shows_them() -> None:
     comments = (Comment("Nice.", "Ann"), Comment("Thanks!"))
     assert comment_text(comments) == "Ann\nNice.\n\nThanks!"
+
+
+def test_blogger_comments_name_their_authors_in_old_and_new_templates() -> None:
+    old = _comments(BLOGGER_OLD)
+    assert [(c.author, c.text) for c in old] == [
+        ("MangoWhirl", "Ohmygosh, you are back! Hope you are well."),
+        ("Anonymous", "Wowza! That is really cool!"),
+        ("Amie", "Thank you. Really having a rough moment now."),
+    ]
+    assert [c.published.day if c.published else None for c in old] == [11, 12, 13]
+    new = _comments(BLOGGER_NEW)
+    assert [(c.author, c.text) for c in new] == [
+        ("Sumit Singh", "Your blog is nice and the song is fun."),
+        ("Ryan McClintock", "I applaud your courage in posting the video."),
+    ]
+    assert [c.published for c in new] == [datetime(2012, 9, 25, tzinfo=UTC),
+                                          datetime(2012, 9, 27, tzinfo=UTC)]  # fmt: skip
+    for html in (BLOGGER_OLD, BLOGGER_NEW):
+        assert "comments:" not in feedsift.extract(html).text

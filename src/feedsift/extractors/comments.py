@@ -10,7 +10,10 @@ comment's name element (``.fn``, ``cite``, ``.comment-author``), its date the ``
 or date element in it; the short header lines that carry them are not text. Themes that
 write a comment as two siblings, a header of name and date and then the text (Thesis:
 ``dt.comment`` and ``dd.comment``), give one comment: a header without text lends its
-author and date to the text after it.
+author and date to the text after it. Blogger's older templates write a
+``dt.comment-author`` header ("Ann said..."), a ``dd.comment-body`` and a
+``dd.comment-footer`` of date: the body takes the name from the header before it; the
+newer ones date a comment in ``span.datetime``.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from feedsift.parsing.xpath import select_elements
 from feedsift.records import Comment
 from feedsift.text.tokens import normalize_space
 
-__all__ = ["find_comments"]
+__all__ = ["comment_list_blocks", "find_comments"]
 
 _COMMENT = 1 << Role.COMMENT
 _FORM = 1 << Role.FORM
@@ -41,9 +44,14 @@ CONTROL_MAX_WORDS = 4
 AUTHOR_MAX_WORDS = 5
 #: Longest header line ("Ann on 3 May 2024 at 10:02") dropped with the author's name.
 HEADER_MAX_WORDS = 14
-#: Where comment templates put the commenter's name (``comment_author`` in older themes).
+#: Where comment templates put the commenter's name (``comment_author`` in older themes),
+#: the comment element itself included when it is the name's header (Blogger's
+#: ``dt.comment-author``; a class word, so WordPress' ``li.comment-author-admin`` is not).
+AUTHOR_HEADER_XPATH = etree.XPath(
+    "self::*[contains(concat(' ', normalize-space(@class), ' '), ' comment-author ')]"
+)
 AUTHOR_XPATH = etree.XPath(
-    ".//*[contains(concat(' ', normalize-space(@class), ' '), ' fn ')"
+    f"{AUTHOR_HEADER_XPATH.path} | .//*[contains(concat(' ', normalize-space(@class), ' '), ' fn ')"
     " or contains(translate(@class, '_', '-'), 'comment-author')"
     " or contains(@class, 'author-name') or self::cite]"
 )
@@ -55,7 +63,8 @@ DATE_XPATH = etree.XPath(
     ".//*[contains(translate(@class, '_', '-'), 'comment-time')"
     " or contains(translate(@class, '_', '-'), 'comment-date')"
     " or contains(translate(@class, '_', '-'), 'comment-meta')"
-    " or contains(@class, 'commentmetadata')]"
+    " or contains(@class, 'commentmetadata')"
+    " or contains(concat(' ', normalize-space(@class), ' '), ' datetime ')]"  # Blogger's
 )
 #: A line that counts the comments ("2 comments", "{ 2 comments... read them below }",
 #: "One response to ...", "12 thoughts on ..."): a header, never a comment.
@@ -118,6 +127,21 @@ def _is_comment_text(view: BlockView, signals: PageSignals, block: int) -> bool:
     return not (signals.words[block] <= CONTROL_MAX_WORDS and signals.link[block] >= 0.5)
 
 
+def comment_list_blocks(view: BlockView, signals: PageSignals) -> np.ndarray:
+    """The blocks inside a list of comments: a comment-marked element that repeats among
+    its siblings (``li.comment`` in ``ol.comment-list``), as a mask over the blocks. On an
+    article they are comments whatever the block classifier said: a single element with a
+    comment class word (a ``div.commentary`` around a column) is not a list and stays."""
+    mask = np.zeros(signals.n, dtype=bool)
+    if not signals.n:
+        return mask
+    inherited = signals.roles.inherited[signals.owner]
+    for block in np.flatnonzero((inherited & _COMMENT) > 0):
+        item = _comment_item(view, signals, int(block))
+        mask[block] = item >= 0 and _repeats(view.subtrees[item].element)
+    return mask
+
+
 def find_comments(
     view: BlockView, signals: PageSignals, kept: np.ndarray, title: int
 ) -> tuple[Comment, ...]:
@@ -161,6 +185,16 @@ def _author(element: etree._Element | None) -> str | None:
     return None
 
 
+def _header_author(element: etree._Element | None) -> str | None:
+    """The name in the author header just before a comment that names no one (Blogger's
+    ``dt.comment-author`` before its ``dd.comment-body``: a name-and-link line such as
+    "MangoWhirl said..." reads as a control, so the header often has no block of its own)."""
+    header = None if element is None else element.getprevious()
+    if header is None or not AUTHOR_HEADER_XPATH(header):
+        return None
+    return _author(header)
+
+
 def _published(element: etree._Element | None) -> tuple[datetime | None, str | None]:
     """The comment's date and the text that writes it (``None``s when it shows none)."""
     if element is None:
@@ -192,7 +226,7 @@ def _numeric_date(text: str) -> datetime | None:
 
 def _draft(view: BlockView, item: int, blocks: list[int]) -> _Draft:
     element = view.subtrees[item].element if item >= 0 else None
-    author = _author(element)
+    author = _author(element) or _header_author(element)
     published, written = _published(element)
     lines = tuple(
         view.blocks[b].text for b in blocks
