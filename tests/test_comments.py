@@ -164,3 +164,35 @@ def test_blogger_comments_name_their_authors_in_old_and_new_templates() -> None:
                                           datetime(2012, 9, 27, tzinfo=UTC)]  # fmt: skip
     for html in (BLOGGER_OLD, BLOGGER_NEW):
         assert "comments:" not in feedsift.extract(html).text
+
+
+#: Long prose comments, as readers write them under a post: a block classifier trained on
+#: sets whose gold keeps comments takes them for the body.
+_LONG = (
+    "I have been using this trick for years in my combinatorics course, and the students "
+    "always ask why the generating function gives the answer so quickly; your explanation "
+    "of the sums written out by hand is the clearest one I have read so far ({n})."
+)
+LONG_COMMENTS = _page(
+    '<ol class="comment-list">'
+    + "".join(
+        f'<li class="comment" id="comment-{n}"><div class="comment-author"><b class="fn">'
+        f'Reader {n}</b></div><div class="comment-content"><p>{_LONG.format(n=n)}</p>'
+        f"<p>{_LONG.format(n=n + 10)}</p></div></li>"
+        for n in range(1, 6)
+    )
+    + "</ol>"
+)
+
+
+def test_a_list_of_comments_under_an_article_is_never_its_body() -> None:
+    article = feedsift.extract(LONG_COMMENTS, include_comments=True)
+    assert article.kind is feedsift.PageKind.ARTICLE
+    assert "Paragraph 8 of the post" in article.text
+    assert "combinatorics course" not in article.text
+    assert [c.author for c in article.comments] == [f"Reader {n}" for n in range(1, 6)]
+
+
+def test_one_element_with_a_comment_class_word_is_not_a_list_of_comments() -> None:
+    html = LONG_COMMENTS.replace('<div class="entry">', '<div class="entry commentary">')
+    assert "Paragraph 8 of the post" in feedsift.extract(html).text

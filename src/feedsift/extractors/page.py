@@ -20,7 +20,7 @@ from feedsift.extractors.block_dates import date_near_title
 from feedsift.extractors.body import assemble_body
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
-from feedsift.extractors.comments import find_comments
+from feedsift.extractors.comments import comment_list_blocks, find_comments
 from feedsift.extractors.kinds import (
     KIND_LABELS,
     KindGuess,
@@ -130,6 +130,8 @@ class LearnedPageExtractor:
         if title.block >= 0 and content.sum() > content[title.block]:
             content[title.block] = False  # the title is a field of its own, unless it is all
         content = tidy_body([b.text for b in page.view.blocks], signals, content)
+        if _page_kind(guess, listed=False) is PageKind.ARTICLE:
+            content &= ~comment_list_blocks(page.view, signals)  # comments are a field
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content, _Kinds(guess, teasers))  # fmt: skip
 
