@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from feedsift.acquisition.feeds import FeedEntry, ParsedFeed, parse_feed
+from feedsift.acquisition.feeds import parse_feed
 from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.records import FeedItem, FeedSample
 from feedsift.templates.feedvalues import (
     ELLIPSES,
     ItemValues,
@@ -29,13 +30,13 @@ P2 = "Second, a generator turns plain text files into pages with one command and
 DAY = datetime(2024, 3, 5, 9, 30, tzinfo=UTC)
 
 
-def _entry(**changes: object) -> FeedEntry:
+def _entry(**changes: object) -> FeedItem:
     fields: dict[str, object] = {
         "url": URL, "title": TITLE, "description": P1, "content": None, "published": DAY,
-        "updated": None, "authors": ("Jane Roe",), "tags": ("python", "web"), "guid": None,
+        "authors": ("Jane Roe",), "tags": ("python", "web"),
     }  # fmt: skip
     fields.update(changes)
-    return FeedEntry(**fields)  # type: ignore[arg-type]
+    return FeedItem(**fields)  # type: ignore[arg-type]
 
 
 def _values(**changes: object) -> ItemValues:
@@ -44,7 +45,7 @@ def _values(**changes: object) -> ItemValues:
     return values
 
 
-def _rss(title: str, item_titles: list[str], url: str = "https://blog.example/feed/") -> ParsedFeed:
+def _rss(title: str, item_titles: list[str], url: str = "https://blog.example/feed/") -> FeedSample:
     items = "".join(
         f"<item><title>{t}</title><link>https://blog.example/p/{i}/#c{i}</link>"
         f"<description>Nice post, thanks number {i}.</description></item>"
@@ -54,7 +55,7 @@ def _rss(title: str, item_titles: list[str], url: str = "https://blog.example/fe
         '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel>'
         f"<title>{title}</title><link>https://blog.example/</link>{items}</channel></rss>"
     )
-    return parse_feed(body.encode(), url)
+    return parse_feed(body.encode(), url).sample()
 
 
 # -- clean_value --------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import html
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -155,7 +156,7 @@ def pages() -> dict[str, ParsedPage]:
 @pytest.fixture(scope="module")
 def template(feed: ParsedFeed, pages: dict[str, ParsedPage]) -> FeedTemplate:
     own = {post.url: pages[post.url] for post in IN_FEED}
-    return FeedTemplate().fit(feed, own)
+    return FeedTemplate().fit(feed.sample(), own)
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +176,7 @@ def test_fit_returns_self_and_learns_from_every_item(
     feed: ParsedFeed, pages: dict[str, ParsedPage]
 ) -> None:
     learner = FeedTemplate()
-    assert learner.fit(feed, pages) is learner
+    assert learner.fit(feed.sample(), pages) is learner
     assert learner.is_fitted
     assert learner.items_learned_ == len(IN_FEED)
     assert learner.feed_url_ == FEED_URL
@@ -230,29 +231,42 @@ def test_extract_a_post_the_feed_does_not_list(
 
 def test_an_rss_author_element_works_like_dc_creator(pages: dict[str, ParsedPage]) -> None:
     feed = parse_feed(rss(IN_FEED, by="author"), FEED_URL)
-    learner = FeedTemplate().fit(feed, pages)
+    learner = FeedTemplate().fit(feed.sample(), pages)
     assert str(learner.paths.author).endswith("|span[@class=author]")
 
 
 def test_max_items_limits_the_items_learned(feed: ParsedFeed, pages: dict[str, ParsedPage]) -> None:
-    learner = FeedTemplate(max_items=2).fit(feed, pages)
+    learner = FeedTemplate(max_items=2).fit(feed.sample(), pages)
     assert learner.items_learned_ == 2
     assert learner.clusters_["content"][0].support == 2
 
 
 def test_items_without_a_page_are_skipped(feed: ParsedFeed, pages: dict[str, ParsedPage]) -> None:
     two = {post.url: pages[post.url] for post in IN_FEED[:2]}
-    learner = FeedTemplate().fit(feed, two)
+    learner = FeedTemplate().fit(feed.sample(), two)
     assert learner.items_learned_ == 2
     assert "@id=post-*" in str(learner.key_path)  # two ids are enough to merge
     assert all(learner.is_post(pages[post.url]) for post in POSTS)
 
 
 def test_one_item_gives_a_literal_key_path(feed: ParsedFeed, pages: dict[str, ParsedPage]) -> None:
-    learner = FeedTemplate().fit(feed, {IN_FEED[0].url: pages[IN_FEED[0].url]})
+    learner = FeedTemplate().fit(feed.sample(), {IN_FEED[0].url: pages[IN_FEED[0].url]})
     assert f"@id=post-{IN_FEED[0].number}]" in str(learner.key_path)
     assert learner.is_post(pages[IN_FEED[0].url])
     assert not learner.is_post(pages[NOT_IN_FEED[0].url])
+
+
+def test_partial_fit_learns_a_second_poll_like_one_fit_of_both(
+    feed: ParsedFeed, pages: dict[str, ParsedPage]
+) -> None:
+    sample = feed.sample()
+    first, second = replace(sample, items=sample.items[:2]), replace(sample, items=sample.items[2:])
+    whole = FeedTemplate().fit(sample, pages)
+    polled = FeedTemplate().fit(first, pages).partial_fit(second, pages)
+    assert polled.items_learned_ == whole.items_learned_ == len(IN_FEED)
+    assert polled.paths == whole.paths
+    assert polled.counts_ == whole.counts_
+    assert [polled.is_post(p) for p in pages.values()] == [whole.is_post(p) for p in pages.values()]
 
 
 # -- not fitted ---------------------------------------------------------------------------
@@ -271,7 +285,7 @@ def test_a_template_that_was_not_fitted_refuses_to_work(pages: dict[str, ParsedP
 
 def test_a_comment_feed_learns_nothing(pages: dict[str, ParsedPage]) -> None:
     comments = parse_feed(rss(IN_FEED, title="Comments on: Field notes"), f"{SITE}/comments/feed/")
-    learner = FeedTemplate().fit(comments, pages)
+    learner = FeedTemplate().fit(comments.sample(), pages)
     assert learner.comment_feed_ and learner.items_learned_ == 0
     with pytest.raises(NotFittedError, match="comment feed"):
         learner.is_post(pages[POSTS[0].url])
@@ -283,7 +297,7 @@ def test_a_feed_whose_values_are_not_on_the_pages_learns_no_key_path(
     strangers = parse_feed(rss(IN_FEED), FEED_URL)
     empty = "<html><body><div class='post'><p>Nothing here, sorry.</p></div></body></html>"
     other = {url: parse_page(empty, url) for url in pages}
-    learner = FeedTemplate().fit(strangers, other)
+    learner = FeedTemplate().fit(strangers.sample(), other)
     assert not learner.is_fitted
     with pytest.raises(NotFittedError):
         learner.extract(other[POSTS[0].url])
@@ -467,7 +481,7 @@ def test_a_template_whose_body_container_is_the_post_keeps_metadata_out_of_the_b
         return parse_page(post_html(post).replace('<div class="entry">', "<div>"), post.url)
 
     pages = {post.url: anonymous(post) for post in POSTS}
-    learner = FeedTemplate().fit(parse_feed(rss(IN_FEED), FEED_URL), pages)
+    learner = FeedTemplate().fit(parse_feed(rss(IN_FEED), FEED_URL).sample(), pages)
     post = NOT_IN_FEED[0]
     assert str(learner.key_path).endswith("|div[@class=post, @id=post-*]")
     article = learner.extract(pages[post.url])
@@ -514,7 +528,7 @@ def test_titles_are_read_from_the_title_tag_when_it_is_the_feeds_title_field(
     feed: ParsedFeed, template: FeedTemplate
 ) -> None:
     own = {p.url: parse_page(_plain_title(p, p.title), p.url) for p in IN_FEED}
-    learned = FeedTemplate().fit(feed, own)
+    learned = FeedTemplate().fit(feed.sample(), own)
     assert learned.title_in_head_ and learned.paths.title_in_head
     other = NOT_IN_FEED[0]
     article = learned.extract(parse_page(_plain_title(other, "Another heading"), other.url))
@@ -539,7 +553,7 @@ def _with_menu(post: Post) -> str:
 def test_a_tags_menu_on_every_page_is_not_the_tags_path() -> None:
     feed = parse_feed(rss(IN_FEED), f"{SITE}/feed/")
     pages = {p.url: parse_page(_with_menu(p), p.url) for p in IN_FEED}
-    tags = FeedTemplate().fit(feed, pages).paths.tags
+    tags = FeedTemplate().fit(feed.sample(), pages).paths.tags
     assert str(tags).endswith("|div[@class=tags]|a")
 
 
@@ -549,4 +563,5 @@ def test_a_byline_on_every_page_stays_when_the_feed_has_one_author() -> None:
         post.author = "Jane Roe"
     feed = parse_feed(rss(posts), f"{SITE}/feed/")
     pages = {p.url: parse_page(post_html(p), p.url) for p in posts}
-    assert str(FeedTemplate().fit(feed, pages).paths.author).endswith("|span[@class=author]")
+    learned = FeedTemplate().fit(feed.sample(), pages)
+    assert str(learned.paths.author).endswith("|span[@class=author]")

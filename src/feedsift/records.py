@@ -11,6 +11,8 @@ __all__ = [
     "Article",
     "BodyPart",
     "Comment",
+    "FeedItem",
+    "FeedSample",
     "FieldSource",
     "PageKind",
     "PartKind",
@@ -149,3 +151,33 @@ class Article:
     def source_of(self, name: str) -> FieldSource | None:
         """Where the metadata field ``name`` came from, if it was found."""
         return next((s for s in self.sources if s.field == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class FeedItem:
+    """One feed item's values as the feed states them (markup may remain in the texts).
+
+    The site's own word on a post's title, date, authors, tags and often its content: what
+    the feed template learns from and what the site-level methods are checked against.
+    """
+
+    url: str | None
+    title: str
+    description: str = ""  #: the summary or excerpt
+    content: str | None = None  #: the full content, when the feed carries it
+    published: datetime | None = None
+    authors: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FeedSample:
+    """A feed's items at one poll, newest first, with the feed's own address and title.
+
+    A records-level view of a feed, so learners need not know the feed parser's types
+    (acquisition's ``ParsedFeed.sample()`` makes one).
+    """
+
+    url: str
+    title: str | None
+    items: tuple[FeedItem, ...]

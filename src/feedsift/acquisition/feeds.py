@@ -41,6 +41,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from feedsift.errors import FeedError
+from feedsift.records import FeedItem, FeedSample
 
 __all__ = [
     "FULL_CONTENT_SHARE",
@@ -157,6 +158,13 @@ class ParsedFeed:
             if entry.content is not None and len(entry.content) > len(entry.description)
         )
         return bool(self.entries) and full > FULL_CONTENT_SHARE * len(self.entries)
+
+    def sample(self) -> FeedSample:
+        """The feed's items as records (:class:`~feedsift.records.FeedSample`) for the
+        learners, which do not depend on the feed parser's types."""
+        items = tuple(FeedItem(e.url, e.title, e.description, e.content, e.published,
+                               e.authors, e.tags) for e in self.entries)  # fmt: skip
+        return FeedSample(self.url, self.title, items)
 
 
 def parse_feed(body: bytes, url: str, content_type: str | None = None) -> ParsedFeed:

@@ -96,7 +96,7 @@ def learn_template(feed: ParsedFeed, pages: tuple[FetchedPage, ...]) -> LearnOut
             parsed[page.link] = _parse(page)
         except FeedsiftError:
             continue  # an unreadable page teaches nothing; the others still do
-    template = FeedTemplate().fit(feed, parsed)
+    template = FeedTemplate().fit(feed.sample(), parsed)
     if not template.is_fitted:
         reason = "a comment feed" if template.comment_feed_ else (
             f"no key-path found in {len(parsed)} item pages")  # fmt: skip

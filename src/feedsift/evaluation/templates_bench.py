@@ -167,7 +167,7 @@ class TemplateMethod:
         self._listed: frozenset[str] = frozenset()
 
     def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> TemplateMethod:
-        self.template.fit(feed, pages)
+        self.template.fit(feed.sample(), pages)
         self._listed = frozenset(path_key(e.url) for e in feed.entries if e.url)
         return self
 

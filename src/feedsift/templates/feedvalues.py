@@ -16,7 +16,7 @@ from datetime import datetime
 import lxml.html
 from lxml import etree
 
-from feedsift.acquisition.feeds import FeedEntry, ParsedFeed
+from feedsift.records import FeedItem, FeedSample
 from feedsift.text.tokens import normalize_space
 
 __all__ = [
@@ -75,7 +75,7 @@ def _strip_ellipsis(text: str) -> tuple[str, bool]:
     return text, False
 
 
-def item_values(entry: FeedEntry) -> ItemValues | None:
+def item_values(entry: FeedItem) -> ItemValues | None:
     """The item's values, or ``None`` when it has no link or no title and no content."""
     if not entry.url:
         return None
@@ -112,11 +112,11 @@ def _ordinal(day: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
 
-def is_comment_feed(feed: ParsedFeed) -> bool:
+def is_comment_feed(feed: FeedSample) -> bool:
     """A feed of comments: its title says so, or most item titles do."""
     title = (feed.title or "").casefold()
     if title.startswith(COMMENT_FEED_MARKERS) or "/comments/" in feed.url:
         return True
-    titles = [e.title.casefold().strip() for e in feed.entries]
+    titles = [e.title.casefold().strip() for e in feed.items]
     marked = sum(t.startswith(COMMENT_FEED_MARKERS) or t.startswith("by:") for t in titles)
     return bool(titles) and marked / len(titles) >= COMMENT_ITEM_SHARE

@@ -1,10 +1,12 @@
 """The feed-learned template of one feed: paths per property, merged over its items.
 
 :class:`FeedTemplate` follows the site-level learners' contract: ``__init__`` stores
-parameters, :meth:`FeedTemplate.fit` learns from a feed and the pages its items link to and
-returns ``self``, learned state ends in ``_``, :meth:`FeedTemplate.extract` raises
-:class:`~feedsift.errors.NotFittedError` before fitting, and the state is saved with a
-schema version (:meth:`FeedTemplate.to_bytes`).
+parameters, :meth:`FeedTemplate.fit` learns from a feed sample (records, not the feed
+parser's types: :class:`~feedsift.records.FeedSample`) and the pages its items link to and
+returns ``self``, :meth:`FeedTemplate.partial_fit` learns one more poll, learned state ends
+in ``_``, :meth:`FeedTemplate.extract` and :meth:`FeedTemplate.is_post` raise
+:class:`~feedsift.errors.NotFittedError` before fitting, and the state is saved in the
+learners' envelope with a schema version (:mod:`feedsift.saved_state`).
 
 Per property, the paths found in the items (:mod:`~feedsift.templates.finding`) are merged
 into *clusters*: a path joins the best-supported cluster it merges with without losing more
@@ -20,19 +22,17 @@ paths are found again with its nodes avoided.
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 from urllib.parse import urlsplit
 
-from feedsift.acquisition.feeds import ParsedFeed
 from feedsift.errors import InputError, ModelError, NotFittedError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article
+from feedsift.records import Article, FeedSample
+from feedsift.saved_state import pack_state, unpack_state
 from feedsift.templates.apply import (
     MAX_KEY_MATCHES,
     TemplatePaths,
@@ -102,30 +102,70 @@ class FeedTemplate:
     name = "template"
     schema_version = 1
 
+    # learned state (set by fit and partial_fit; absent before)
+    feed_url_: str
+    comment_feed_: bool
+    items_: list[ItemPaths]  #: the items learned by this process (not saved)
+    clusters_: dict[str, list[PathCluster]]
+    counts_: dict[str, tuple[int, int]]
+    items_learned_: int
+    link_share_: float
+    dated_urls_: bool
+    title_in_head_: bool
+
     def __init__(self, max_items: int = MAX_ITEMS) -> None:
         self.max_items = max_items
 
     # -- learning -----------------------------------------------------------------------
 
-    def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> Self:
-        """Learn from ``feed``'s newest items and their ``pages`` (keyed by item link)."""
-        self.feed_url_ = feed.url
-        self.comment_feed_ = is_comment_feed(feed)
-        self.items_ = [] if self.comment_feed_ else _learn_items(feed, pages, self.max_items)
-        self.clusters_ = {name: _cluster(item.get(name) for item in self.items_)
+    def fit(self, feed: FeedSample, pages: Mapping[str, ParsedPage]) -> Self:
+        """Forget what was learned, then learn from ``feed``'s newest items and their
+        ``pages`` (keyed by item link)."""
+        self.reset()
+        return self.partial_fit(feed, pages)
+
+    def partial_fit(self, feed: FeedSample, pages: Mapping[str, ParsedPage]) -> Self:
+        """Learn from one more poll of the feed: its items' paths join the clusters learned
+        so far, and the post checks widen to the new pages (the first call is :meth:`fit`).
+
+        The dated-address and ``<title>`` rules stay off once an earlier poll turned them
+        off (or had too few items to turn them on): only the new poll's items are at hand.
+        """
+        first = getattr(self, "clusters_", None) is None
+        comment = is_comment_feed(feed)
+        items = [] if comment else _learn_items(feed, pages, self.max_items)
+        learned = [pages[item.url] for item in items]
+        if first:
+            self._start(feed, comment)
+        self.items_ = [*self.items_, *items]
+        self.clusters_ = {name: _cluster((item.get(name) for item in items),
+                                         self.clusters_.get(name, []))
                           for name in PROPERTIES}  # fmt: skip
-        self.items_learned_ = len(self.items_)
-        learned = [pages[item.url] for item in self.items_]
-        self.counts_ = {name: _range(path, learned) for name in ("key", *CONFIRMING)
-                        if (path := self._confirming(name)) is not None}  # fmt: skip
-        self.dated_urls_ = len(self.items_) >= MIN_DATED_ITEMS and all(
-            _dated(item.url) for item in self.items_)  # fmt: skip
-        self.title_in_head_ = len(self.items_) >= MIN_HEAD_TITLE_ITEMS and all(
-            item.title_in_head for item in self.items_)  # fmt: skip
+        self.items_learned_ += len(items)
+        if learned:  # no new page: nothing to widen the counts with
+            self.counts_ = _widen(self.counts_, {name: _range(path, learned) for name in (
+                "key", *CONFIRMING) if (path := self._confirming(name)) is not None})  # fmt: skip
+        self.dated_urls_ = (first or self.dated_urls_) and self.items_learned_ >= (
+            MIN_DATED_ITEMS) and all(_dated(item.url) for item in items)  # fmt: skip
+        self.title_in_head_ = (first or self.title_in_head_) and self.items_learned_ >= (
+            MIN_HEAD_TITLE_ITEMS) and all(item.title_in_head for item in items)  # fmt: skip
         key = self.key_path
-        self.link_share_ = max((link_share(p, key) for p in learned), default=0.0) if (
-            key is not None) else 0.0  # fmt: skip
+        shares = [link_share(p, key) for p in learned] if key is not None else []
+        self.link_share_ = max([self.link_share_, *shares])
         return self
+
+    def _start(self, feed: FeedSample, comment: bool) -> None:
+        """The learned state of a template that has seen nothing yet."""
+        self.feed_url_ = feed.url
+        self.comment_feed_ = comment
+        self.items_, self.clusters_, self.counts_ = [], {}, {}
+        self.items_learned_, self.link_share_ = 0, 0.0
+        self.dated_urls_ = self.title_in_head_ = False
+
+    def reset(self) -> None:
+        """Forget everything learned (parameters stay)."""
+        for name in [n for n in vars(self) if n.endswith("_")]:
+            delattr(self, name)
 
     @property
     def is_fitted(self) -> bool:
@@ -209,20 +249,17 @@ class FeedTemplate:
         }  # fmt: skip
 
     def to_bytes(self) -> bytes:
-        payload = {"learner": self.name, "schema": self.schema_version, "state": self.get_state()}
-        return gzip.compress(json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+        """The state in the learners' envelope (:mod:`feedsift.saved_state`)."""
+        return pack_state(self.name, self.schema_version, self.get_state())
 
     @classmethod
     def from_bytes(cls, data: bytes) -> FeedTemplate:
+        """Read what :meth:`to_bytes` wrote; ModelError for another learner, version or a
+        malformed state."""
+        state = unpack_state(cls.name, cls.schema_version, data)
         try:
-            saved = json.loads(gzip.decompress(data))
-            if saved.get("learner") != cls.name or saved.get("schema") != cls.schema_version:
-                raise ModelError(f"saved state is {saved.get('learner')} schema "
-                                 f"{saved.get('schema')}; this feedsift reads {cls.name} "
-                                 f"schema {cls.schema_version}")  # fmt: skip
-            return cls._from_state(saved["state"])
-        except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError,
-                InputError) as exc:  # fmt: skip
+            return cls._from_state(state)
+        except (ValueError, KeyError, TypeError, AttributeError, InputError) as exc:
             raise ModelError(f"not a saved feed template: {exc}") from exc
 
     @classmethod
@@ -244,11 +281,11 @@ class FeedTemplate:
 
 
 def _learn_items(
-    feed: ParsedFeed, pages: Mapping[str, ParsedPage], max_items: int
+    feed: FeedSample, pages: Mapping[str, ParsedPage], max_items: int
 ) -> list[ItemPaths]:
     """Each item's paths in its page, found again without the site's constant paths."""
     learned: list[ItemValues] = []
-    for entry in feed.entries[:max_items]:
+    for entry in feed.items[:max_items]:
         values = item_values(entry)
         if values is not None and values.url in pages:
             learned.append(values)
@@ -301,15 +338,27 @@ def _dated(url: str) -> bool:
     return bool(DATED_PATH.search(urlsplit(url).path))
 
 
+def _widen(
+    old: dict[str, tuple[int, int]], new: dict[str, tuple[int, int]]
+) -> dict[str, tuple[int, int]]:
+    """The count ranges of both (a range only one of them has is kept as it is)."""
+    merged = dict(old)
+    for name, (least, most) in new.items():
+        was = merged.get(name, (least, most))
+        merged[name] = (min(was[0], least), max(was[1], most))
+    return merged
+
+
 def _range(path: KeyPath, pages: list[ParsedPage]) -> tuple[int, int]:
     """The fewest and most nodes ``path`` finds on the feed's posts."""
     counts = [count_found(page, path) for page in pages] or [1]
     return min(counts), max(counts)
 
 
-def _cluster(paths: Any) -> list[PathCluster]:
-    """Merge the paths (``None``s skipped) into clusters, best supported first."""
-    clusters: list[PathCluster] = []
+def _cluster(paths: Any, start: list[PathCluster] | None = None) -> list[PathCluster]:
+    """Merge the paths (``None``s skipped) into clusters (``start``'s first), best
+    supported first."""
+    clusters: list[PathCluster] = list(start or [])
     for path in paths:
         if path is None:
             continue
