@@ -1,4 +1,5 @@
-"""The contract every learner of feedsift follows (issue 17), checked on each one alike.
+"""The contract every learner of feedsift follows (issue 17), checked on each one alike:
+the site-level learners, the feed template, the URL-key parameter learner, the combiner.
 
 scikit-learn's, adapted: ``__init__`` stores parameters and learns nothing; ``fit`` and
 ``partial_fit`` return ``self``; judging before fitting raises NotFittedError; learned state
@@ -15,9 +16,11 @@ from typing import Any
 
 import pytest
 
+from feedsift.api import bundled_extractor
 from feedsift.dedup.params import ItemSample, QueryParamLearner
 from feedsift.errors import ModelError, NotFittedError
 from feedsift.saved_state import pack_state, unpack_state
+from feedsift.sitelevel.combiner import FieldCombiner
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
 from feedsift.templates.learner import FeedTemplate
@@ -36,11 +39,23 @@ class Case:
     fit: Callable[[Any], Any]
     more: Callable[[Any], Any]
     judge: Callable[[Any], object]
+    #: how a saved state is read back (a combiner is given its methods again)
+    load: Callable[[Any, bytes], Any] = lambda learner, data: type(learner).from_bytes(data)
 
 
 def _polls(sid: str) -> list[ItemSample]:
     return [ItemSample(f"https://news.example/story?id={n}&sid={sid}", f"Story {n}")
             for n in range(1, 5)]  # fmt: skip
+
+
+def _combiner() -> FieldCombiner:
+    template = FeedTemplate().fit(feed_sample(POSTS[:3]), PAGES)
+    return FieldCombiner(bundled_extractor(), [template])
+
+
+def _combiner_fit(combiner: FieldCombiner) -> FieldCombiner:
+    learned = {"template": {post.url for post in POSTS[:3]}}
+    return combiner.fit(feed_sample(POSTS).items, PAGES, learned)
 
 
 def _query_judge(learner: QueryParamLearner) -> object:
@@ -64,6 +79,12 @@ CASES = {
     "query-params": Case(
         QueryParamLearner, lambda x: x.fit(_polls("a1")),
         lambda x: x.partial_fit(_polls("b2")), _query_judge,
+    ),
+    "combiner": Case(
+        _combiner, _combiner_fit,
+        lambda x: x.partial_fit(feed_sample([Post(9)]).items, {OTHER.url: OTHER}),
+        lambda x: (x.extract(OTHER), x.choices_),
+        lambda x, data: FieldCombiner.from_bytes(data, x.page_level, x.methods),
     ),
 }  # fmt: skip
 
@@ -105,7 +126,7 @@ def test_learned_state_ends_in_underscore(case: Case) -> None:
 
 def test_saved_state_round_trips_to_the_same_judgement(case: Case) -> None:
     learner = case.fit(case.make())
-    again = type(learner).from_bytes(learner.to_bytes())
+    again = case.load(learner, learner.to_bytes())
     assert case.judge(again) == case.judge(learner)
 
 
@@ -117,4 +138,4 @@ def test_another_learner_or_schema_is_refused(case: Case, change: str) -> None:
     data = pack_state("someone-else", schema, state) if change == "learner" else (
         pack_state(name, schema + 1, state))  # fmt: skip
     with pytest.raises(ModelError):
-        type(learner).from_bytes(data)
+        case.load(learner, data)

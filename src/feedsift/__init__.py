@@ -51,7 +51,14 @@ from feedsift.records import (
     SourceKind,
     Teaser,
 )
-from feedsift.sitelevel import DiffPost, HybridExtractor, SiteLearner, UrlTree
+from feedsift.sitelevel import (
+    DiffPost,
+    FieldChoice,
+    FieldCombiner,
+    HybridExtractor,
+    SiteLearner,
+    UrlTree,
+)
 from feedsift.storage import Store
 from feedsift.templates import FeedTemplate, PostJudge
 
@@ -78,6 +85,8 @@ __all__ = [
     "FetchResult",
     "FetchedPage",
     "Fetcher",
+    "FieldChoice",
+    "FieldCombiner",
     "FieldSource",
     "HttpStatusError",
     "HybridExtractor",

@@ -43,7 +43,7 @@ from feedsift.evaluation.metrics import (
 from feedsift.evaluation.peers import Peer, PeerInput, PeerResult, select_peers
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.charset import decode_html
-from feedsift.text.tokens import normalize_space
+from feedsift.text.tokens import lenient_title, normalize_space, same_title_lenient
 
 __all__ = [
     "DEFAULT_TURN",
@@ -167,24 +167,6 @@ class BenchRun:
 def same_title(predicted: str | None, gold: str) -> bool:
     """Exact title match after whitespace normalisation."""
     return predicted is not None and normalize_space(predicted) == normalize_space(gold)
-
-
-#: Typographic variants that the lenient title match folds: quotes, dashes, spaces.
-_TITLE_FOLDS = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
-    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " ",
-})  # fmt: skip
-
-
-def lenient_title(value: str) -> str:
-    """A title with case, quote styles, dashes and surrounding punctuation folded."""
-    return normalize_space(value.translate(_TITLE_FOLDS)).casefold().strip(" .:;!?-|")
-
-
-def same_title_lenient(predicted: str | None, gold: str) -> bool:
-    """Title match up to case, quote styles, dashes and a trailing full stop."""
-    return predicted is not None and lenient_title(predicted) == lenient_title(gold)
 
 
 def _author_key(name: str) -> str:

@@ -10,7 +10,16 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["CJK_CHAR", "CJK_RANGES", "normalize_space", "token_f1", "tokenize", "tokenize_lower"]
+__all__ = [
+    "CJK_CHAR",
+    "CJK_RANGES",
+    "lenient_title",
+    "normalize_space",
+    "same_title_lenient",
+    "token_f1",
+    "tokenize",
+    "tokenize_lower",
+]
 
 #: Scripts written without spaces between words: every character is a token of its own.
 #: Han (basic, extension A and compatibility, supplementary planes), kana and Hangul syllables.
@@ -57,3 +66,21 @@ def token_f1(a: Sequence[str], b: Sequence[str]) -> float:
         return 0.0
     common = sum((Counter(a) & Counter(b)).values())
     return 2 * common / (len(a) + len(b))
+
+
+#: Typographic variants that the lenient title match folds: quotes, dashes, spaces.
+_TITLE_FOLDS = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a0": " ",
+})  # fmt: skip
+
+
+def lenient_title(value: str) -> str:
+    """A title with case, quote styles, dashes and surrounding punctuation folded."""
+    return normalize_space(value.translate(_TITLE_FOLDS)).casefold().strip(" .:;!?-|")
+
+
+def same_title_lenient(predicted: str | None, gold: str) -> bool:
+    """Title match up to case, quote styles, dashes and a trailing full stop."""
+    return predicted is not None and lenient_title(predicted) == lenient_title(gold)

@@ -1,0 +1,387 @@
+"""One site's choice of method per field, checked against the site's own feed (issue 17).
+
+A site's feed states the true title, date, authors and tags of its items, and often their
+whole content: free validation data. :class:`FieldCombiner` sits above the page-level
+extractor and the site-level methods fitted for the site (a
+:class:`~feedsift.templates.FeedTemplate`, a URL Tree, DiffPost: any
+:class:`~feedsift.extractors.base.PageExtractor`). :meth:`FieldCombiner.fit` extracts the
+pages of feed items with every method and scores each field against the item:
+
+* **title**: 1 when it is the feed's title up to case, quotes and dashes
+  (:func:`~feedsift.text.tokens.same_title_lenient`), else 0;
+* **published**: 1 when it is the feed's calendar day (in either's own time zone or in UTC);
+* **authors** and **tags**: bag-of-tokens F1 against the feed's names and set F1 against the
+  feed's categories;
+* **body**: LCS F1 (:func:`~feedsift.evaluation.metrics.lcs_prf`) against the feed's content,
+  only where the feed carries full content (:data:`MIN_BODY_WORDS`).
+
+A method is checked only on items it did not learn from (``learned``: the URLs each method
+was fitted on), so a template is never graded on the pages that taught it. Per method and
+field the combiner keeps the last :data:`WINDOW` scores and their mean (``scores_``); a later
+:meth:`FieldCombiner.partial_fit` with new feed items re-checks, so a site's redesign that
+breaks a method moves the choice back (drift). :meth:`FieldCombiner.extract` takes each field
+from the method with the best mean, when it has :data:`MIN_CHECKS` checks and beats the page
+level (a tie goes to the page level: it needs no site state); every other field, and any field
+the chosen method finds nothing for on the page, is the page level's. A page the page level
+takes for a listing, a thread or anything but an article is left to it whole: the feed's
+items are posts, so no check said anything about such pages. The article's
+``sources`` say, per field, which method made it and why (its score against the page
+level's), and its provenance names the combiner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
+from typing import Any, Self
+
+from feedsift.errors import FeedsiftError, ModelError, NotFittedError
+from feedsift.evaluation.metrics import lcs_prf
+from feedsift.extractors.base import ExtractOptions, PageExtractor
+from feedsift.parsing.page import ParsedPage
+from feedsift.records import Article, FeedItem, FieldSource, PageKind, SourceKind
+from feedsift.saved_state import pack_state, unpack_state
+from feedsift.templates.feedvalues import ItemValues, item_values
+from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
+
+__all__ = [
+    "FIELDS",
+    "MIN_BODY_WORDS",
+    "MIN_CHECKS",
+    "WINDOW",
+    "FieldChoice",
+    "FieldCombiner",
+    "FieldScore",
+    "field_scores",
+]
+
+#: The fields chosen per site, named as :class:`~feedsift.records.Article` names them.
+FIELDS = ("title", "body", "published", "authors", "tags")
+#: Checks a method needs on a field before it may be chosen for it: one or two agreements
+#: may be luck (a title that is also the site's name, a lone author).
+MIN_CHECKS = 3
+#: Recent checks kept per method and field: a 10-item feed refreshes half of them in one
+#: poll after a redesign, so the choice follows the site, and old verdicts are forgotten.
+WINDOW = 12
+#: Feed content shorter than this (in words) is an excerpt or a teaser: no body check.
+MIN_BODY_WORDS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class FieldScore:
+    """One method's agreement with the feed on one field: the mean of its recent checks."""
+
+    score: float
+    checks: int
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChoice:
+    """The method that makes one field on this site, with its score and the page level's
+    (``None``: never checked) and the reason in words."""
+
+    field: str
+    method: str
+    score: float | None
+    page_score: float | None
+    checks: int
+    reason: str
+
+
+class FieldCombiner:
+    """Per site: the best checked method for each field, the page level otherwise."""
+
+    name = "combiner"
+    schema_version = 1
+
+    # learned state (absent before fit)
+    checks_: dict[str, dict[str, list[float]]]  #: method -> field -> recent scores
+    scores_: dict[str, dict[str, FieldScore]]  #: method -> field -> mean of those
+    choices_: dict[str, FieldChoice]  #: field -> the choice the scores make
+    items_checked_: int  #: feed items checked so far
+
+    def __init__(
+        self,
+        page_level: PageExtractor,
+        methods: Sequence[PageExtractor] = (),
+        min_checks: int = MIN_CHECKS,
+        window: int = WINDOW,
+    ) -> None:
+        self.page_level = page_level
+        self.methods = methods
+        self.min_checks = min_checks
+        self.window = window
+
+    # -- learning -----------------------------------------------------------------------
+
+    def fit(
+        self,
+        items: Iterable[FeedItem],
+        pages: Mapping[str, ParsedPage],
+        learned: Mapping[str, Collection[str]] | None = None,
+    ) -> Self:
+        """Forget the checks, then check every method on ``items`` and their ``pages``
+        (keyed by item link); ``learned`` maps a method's name to the item URLs it was
+        fitted on, which it is not checked on."""
+        self.reset()
+        return self.partial_fit(items, pages, learned)
+
+    def partial_fit(
+        self,
+        items: Iterable[FeedItem],
+        pages: Mapping[str, ParsedPage],
+        learned: Mapping[str, Collection[str]] | None = None,
+    ) -> Self:
+        """Check every method on more feed items (a new poll): their scores join the recent
+        ones and the choices are made again."""
+        names = [m.name for m in self._extractors()]
+        if len(set(names)) < len(names):
+            raise ValueError(f"the combiner's methods need different names, not {names}")
+        if not hasattr(self, "checks_"):
+            self.checks_, self.items_checked_ = {}, 0
+        for item in items:
+            values = item_values(item)
+            page = pages.get(values.url) if values is not None else None
+            if values is None or page is None:
+                continue  # nothing to check against, or no page to check
+            self._check(values, page, learned or {})
+            self.items_checked_ += 1
+        self._rescore()
+        return self
+
+    def reset(self) -> None:
+        """Forget every check (parameters stay)."""
+        for name in [n for n in vars(self) if n.endswith("_")]:
+            delattr(self, name)
+
+    def _check(self, values: ItemValues, page: ParsedPage, learned: Mapping[str, Any]) -> None:
+        """Score each method that did not learn from this item on each field it gives."""
+        for method in self._extractors():
+            if values.url in learned.get(method.name, ()):
+                continue
+            try:
+                article: Article | None = method.extract(page)
+            except NotFittedError:
+                continue  # a method that has learned nothing yet cannot be checked
+            except FeedsiftError:
+                article = None  # it fails on a page of the site: no field is right
+            fields = self.checks_.setdefault(method.name, {})
+            for field, score in field_scores(values, article).items():
+                recent = fields.setdefault(field, [])
+                recent.append(score)
+                del recent[: max(0, len(recent) - self.window)]
+
+    def _rescore(self) -> None:
+        self.scores_ = {method: {field: FieldScore(sum(recent) / len(recent), len(recent))
+                                 for field, recent in fields.items() if recent}
+                        for method, fields in self.checks_.items()}  # fmt: skip
+        self.choices_ = {field: self._choose(field) for field in FIELDS}
+
+    def _extractors(self) -> list[PageExtractor]:
+        return [self.page_level, *self.methods]
+
+    # -- choosing -----------------------------------------------------------------------
+
+    @property
+    def is_fitted(self) -> bool:
+        return hasattr(self, "choices_")
+
+    def check_fitted(self) -> None:
+        if not self.is_fitted:
+            raise NotFittedError(
+                "the combiner has checked no method on this site: call fit() with feed items"
+            )
+
+    def choice(self, field: str) -> FieldChoice:
+        """The method that makes ``field`` (one of :data:`FIELDS`) on this site, and why."""
+        self.check_fitted()
+        return self.choices_[field]
+
+    def _choose(self, field: str) -> FieldChoice:
+        page = self.page_level.name
+        own = self.scores_.get(page, {}).get(field)
+        rivals = [(m.name, s) for m in self.methods
+                  if (s := self.scores_.get(m.name, {}).get(field)) is not None
+                  and s.checks >= self.min_checks]  # fmt: skip
+        own_score = own.score if own is not None else None
+        if not rivals:
+            reason = "no feed item could check it" if own is None else (
+                f"no other method has {self.min_checks} checks")  # fmt: skip
+            return FieldChoice(field, page, None, own_score, own.checks if own else 0, reason)
+        name, best = max(rivals, key=lambda rival: rival[1].score)
+        if own is None or best.score > own.score:
+            against = "unchecked" if own is None else f"{own.score:.2f}"
+            reason = f"{best.score:.2f} against the page level's {against} on {best.checks} items"
+            return FieldChoice(field, name, best.score, own_score, best.checks, reason)
+        reason = f"{own.score:.2f} against {name}'s {best.score:.2f} on {own.checks} items"
+        return FieldChoice(field, page, own.score, own.score, own.checks, reason)
+
+    # -- extracting ---------------------------------------------------------------------
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        """The page level's article, each field taken from the method chosen for it."""
+        self.check_fitted()
+        base = self.page_level.extract(page, options)
+        if base.kind not in (PageKind.ARTICLE, PageKind.EMPTY):
+            return base  # a listing, a thread...: the feed's items, all posts, checked none
+        wanted = {c.method for c in self.choices_.values()} - {self.page_level.name}
+        others = {m.name: _extract_or_none(m, page, options) for m in self.methods
+                  if m.name in wanted}  # fmt: skip
+        return self._combine(base, others)
+
+    def _combine(self, base: Article, others: Mapping[str, Article | None]) -> Article:
+        values: dict[str, Any] = {}
+        sources: list[FieldSource] = []
+        for field in FIELDS:
+            choice = self.choices_[field]
+            made = others.get(choice.method)
+            if made is not None and _has(made, field):
+                values[field] = getattr(made, field)
+                sources.append(_source(field, made, choice, _kind(made)))
+                continue
+            note = _fallback(choice, made, self.page_level.name)
+            sources.append(_source(field, base, note, "model", self.page_level.name))
+        if values.get("body") and base.kind is PageKind.EMPTY:
+            values["kind"] = PageKind.ARTICLE
+        rest = tuple(s for s in base.sources if s.field not in FIELDS)
+        provenance = replace(base.provenance, method=self.name)
+        return replace(base, **values, sources=(*sources, *rest), provenance=provenance)
+
+    # -- state --------------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """Parameters and checks as JSON-safe data (the methods themselves are not saved)."""
+        self.check_fitted()
+        return {"min_checks": self.min_checks, "window": self.window,
+                "items": self.items_checked_, "checks": self.checks_}  # fmt: skip
+
+    def to_bytes(self) -> bytes:
+        """The state in the learners' envelope (:mod:`feedsift.saved_state`)."""
+        return pack_state(self.name, self.schema_version, self.get_state())
+
+    @classmethod
+    def from_bytes(
+        cls, data: bytes, page_level: PageExtractor, methods: Sequence[PageExtractor] = ()
+    ) -> FieldCombiner:
+        """A combiner over ``page_level`` and ``methods`` with the checks :meth:`to_bytes`
+        saved (a method saved under another name starts unchecked); ModelError for another
+        learner, schema version or a malformed state."""
+        state = unpack_state(cls.name, cls.schema_version, data)
+        try:
+            combiner = cls(page_level, methods, int(state["min_checks"]), int(state["window"]))
+            names = {m.name for m in combiner._extractors()}
+            combiner.checks_ = {method: {str(f): [float(s) for s in recent]
+                                         for f, recent in fields.items()}
+                                for method, fields in state["checks"].items()
+                                if method in names}  # fmt: skip
+            combiner.items_checked_ = int(state["items"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ModelError(f"not a saved combiner state: {exc}") from exc
+        combiner._rescore()
+        return combiner
+
+
+# -- the checks -----------------------------------------------------------------------------
+
+
+def field_scores(values: ItemValues, article: Article | None) -> dict[str, float]:
+    """Each field the feed item can check, scored 0..1 against ``article`` (``None``: the
+    method gave nothing, so every checkable field scores 0)."""
+    scores: dict[str, float] = {}
+    for field, check in _CHECKS.items():
+        score = check(values, article)
+        if score is not None:
+            scores[field] = score
+    return scores
+
+
+def _title(values: ItemValues, article: Article | None) -> float | None:
+    if not values.title:
+        return None
+    return float(article is not None and same_title_lenient(article.title, values.title))
+
+
+def _published(values: ItemValues, article: Article | None) -> float | None:
+    if values.published is None:
+        return None
+    found = article.published if article is not None else None
+    return float(found is not None and bool(_days(found) & _days(values.published)))
+
+
+def _days(moment: datetime) -> set[date]:
+    """The calendar days ``moment`` may be written as: its own zone's, and UTC's."""
+    days = {moment.date()}
+    if moment.tzinfo is not None:
+        days.add(moment.astimezone(UTC).date())
+    return days
+
+
+def _authors(values: ItemValues, article: Article | None) -> float | None:
+    if not values.authors:
+        return None
+    found = " ".join(article.authors) if article is not None else ""
+    return token_f1(tokenize_lower(found), tokenize_lower(" ".join(values.authors)))
+
+
+def _tags(values: ItemValues, article: Article | None) -> float | None:
+    feed = {" ".join(tokenize_lower(tag)) for tag in values.tags} - {""}
+    if not feed:
+        return None
+    found = {" ".join(tokenize_lower(t)) for t in (article.tags if article else ())} - {""}
+    both = len(feed & found)
+    return 2 * both / (len(feed) + len(found))
+
+
+def _body(values: ItemValues, article: Article | None) -> float | None:
+    if values.truncated or len(tokenize(values.content)) < MIN_BODY_WORDS:
+        return None
+    return lcs_prf(article.text, values.content).f1 if article is not None else 0.0
+
+
+_CHECKS: dict[str, Callable[[ItemValues, Article | None], float | None]] = {
+    "title": _title, "body": _body, "published": _published, "authors": _authors,
+    "tags": _tags,
+}  # fmt: skip
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _extract_or_none(
+    method: PageExtractor, page: ParsedPage, options: ExtractOptions | None
+) -> Article | None:
+    """``method``'s article, or ``None`` when it fails on the page (the page level stays)."""
+    try:
+        return method.extract(page, options)
+    except FeedsiftError:
+        return None
+
+
+def _fallback(choice: FieldChoice, made: Article | None, page: str) -> FieldChoice:
+    """The page level's field: chosen, or in place of a method that gave nothing here."""
+    if choice.method == page:
+        return choice
+    failed = "failed" if made is None else "found none"
+    return replace(choice, reason=f"{choice.method} {failed} on this page ({choice.reason})")
+
+
+def _has(article: Article, field: str) -> bool:
+    value = getattr(article, field)
+    return value is not None and value not in ((), "")
+
+
+def _kind(article: Article) -> SourceKind:
+    """The mechanism behind a site method's field: a template's path, else the DOM."""
+    return "template" if article.provenance.model_version == "template" else "dom"
+
+
+def _source(
+    field: str, article: Article, choice: FieldChoice, kind: SourceKind, method: str = ""
+) -> FieldSource:
+    """Where ``field`` came from: the method's own source, with the choice and its reason."""
+    own = article.source_of(field)
+    detail = f"{method or choice.method}: {choice.reason}"
+    if own is not None and own.detail:
+        detail = f"{detail}; {own.detail}"
+    return FieldSource(field, own.source if own is not None else kind, detail)

@@ -1,0 +1,183 @@
+"""FieldCombiner (issue 17 part 2): per site and field, the method the feed's items confirm.
+
+The generated blog of ``feedsite``: a feed template learns from four posts and is checked,
+with the bundled page-level extractor, on later posts it did not learn from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from feedsift.api import bundled_extractor
+from feedsift.errors import ModelError, NotFittedError
+from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.records import FeedItem
+from feedsift.saved_state import pack_state
+from feedsift.sitelevel.combiner import MIN_CHECKS, FieldCombiner, field_scores
+from feedsift.templates.feedvalues import item_values
+from feedsift.templates.learner import FeedTemplate
+from feedsite import Layout, Post, feed_sample, pages_of, post_page
+
+LEARNED = [Post(n) for n in range(1, 5)]  #: the posts the template learns from
+CHECKED = [Post(n) for n in range(5, 11)]  #: later posts, held out from the template
+LATER = [Post(n) for n in range(11, 19)]  #: posts after a redesign
+PLAIN, PROMO, SITE_HEAD = Layout(), Layout(promo=True), Layout(site_head=True)
+
+
+@pytest.fixture(scope="module")
+def page_level() -> LearnedPageExtractor:
+    return bundled_extractor()
+
+
+def _template(layout: Layout = PLAIN) -> FeedTemplate:
+    return FeedTemplate().fit(feed_sample(LEARNED), pages_of(LEARNED, layout))
+
+
+def _combiner(
+    page_level: LearnedPageExtractor, template: FeedTemplate, layout: Layout,
+    posts: list[Post] = CHECKED, full_content: bool = True,
+) -> FieldCombiner:  # fmt: skip
+    """A combiner checked on the whole feed (``LEARNED`` + ``posts``): the template is
+    checked only on ``posts``, the ones it did not learn from."""
+    everything = [*LEARNED, *posts]
+    pages = {**pages_of(LEARNED, layout), **pages_of(posts, layout)}
+    learned = {"template": {post.url for post in LEARNED}}
+    sample = feed_sample(everything, full_content)
+    return FieldCombiner(page_level, [template]).fit(sample.items, pages, learned)
+
+
+def test_a_wrong_template_title_path_leaves_the_title_to_the_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    # the template learned the title in h2.headline; later posts show a promotion there
+    combiner = _combiner(page_level, _template(), PROMO)
+    choice = combiner.choice("title")
+    assert choice.method == "page"
+    assert choice.score == 1.0
+    assert combiner.scores_["template"]["title"].score == 0.0
+    assert combiner.scores_["template"]["title"].checks == len(CHECKED)  # not LEARNED
+    article = combiner.extract(post_page(Post(30), PROMO))
+    assert article.title == Post(30).title
+    source = article.source_of("title")
+    assert source is not None and source.detail.startswith("page: 1.00 against template's 0.00")
+    assert article.provenance.method == "combiner"
+
+
+def test_a_right_template_title_path_wins_over_a_wrong_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    # the page's head names the site, not the post: the page level's title is wrong
+    combiner = _combiner(page_level, _template(SITE_HEAD), SITE_HEAD)
+    assert combiner.choice("title").method == "template"
+    assert combiner.scores_["page"]["title"].score == 0.0
+    article = combiner.extract(post_page(Post(30), SITE_HEAD))
+    assert article.title == Post(30).title
+    assert page_level.extract(post_page(Post(30), SITE_HEAD)).title != Post(30).title
+    source = article.source_of("title")
+    assert source is not None and source.source == "template"
+    assert source.detail.startswith("template: 1.00 against the page level's 0.00 on 6 items")
+
+
+def test_fields_the_feed_cannot_check_stay_with_the_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    # excerpts only (no body check), and no authors in the feed
+    template = _template(SITE_HEAD)
+    items = [FeedItem(i.url, i.title, i.description, None, i.published, (), i.tags)
+             for i in feed_sample(CHECKED, full_content=False).items]  # fmt: skip
+    combiner = FieldCombiner(page_level, [template]).fit(items, pages_of(CHECKED, SITE_HEAD))
+    for field in ("body", "authors"):
+        choice = combiner.choice(field)
+        assert (choice.method, choice.score, choice.checks) == ("page", None, 0)
+        assert choice.reason == "no feed item could check it"
+    assert combiner.choice("title").method == "template"
+    article = combiner.extract(post_page(Post(30), SITE_HEAD))
+    assert article.text == page_level.extract(post_page(Post(30), SITE_HEAD)).text
+
+
+def test_too_few_checks_leave_the_field_to_the_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    few = CHECKED[: MIN_CHECKS - 1]
+    combiner = _combiner(page_level, _template(SITE_HEAD), SITE_HEAD, few)
+    choice = combiner.choice("title")
+    assert choice.method == "page"
+    assert choice.reason == f"no other method has {MIN_CHECKS} checks"
+
+
+def test_the_state_round_trips(page_level: LearnedPageExtractor) -> None:
+    template = _template(SITE_HEAD)
+    combiner = _combiner(page_level, template, SITE_HEAD)
+    again = FieldCombiner.from_bytes(combiner.to_bytes(), page_level, [template])
+    assert again.scores_ == combiner.scores_
+    assert again.choices_ == combiner.choices_
+    assert again.items_checked_ == combiner.items_checked_
+    page = post_page(Post(30), SITE_HEAD)
+    assert again.extract(page) == combiner.extract(page)
+
+
+def test_another_state_is_refused(page_level: LearnedPageExtractor) -> None:
+    combiner = _combiner(page_level, _template(), Layout())
+    with pytest.raises(ModelError):
+        FieldCombiner.from_bytes(_template().to_bytes(), page_level)
+    with pytest.raises(ModelError):
+        FieldCombiner.from_bytes(pack_state("combiner", 1, {"window": 3}), page_level)
+    assert FieldCombiner.from_bytes(combiner.to_bytes(), page_level).choice("title").method == (
+        "page")  # fmt: skip
+
+
+def test_a_redesign_that_breaks_the_chosen_method_moves_the_choice(
+    page_level: LearnedPageExtractor,
+) -> None:
+    template = _template(SITE_HEAD)
+    combiner = _combiner(page_level, template, SITE_HEAD)
+    assert combiner.choice("title").method == "template"
+    # the redesign: the head names the post again, the template's heading shows a promotion
+    combiner.partial_fit(feed_sample(LATER).items, pages_of(LATER, PROMO))
+    choice = combiner.choice("title")
+    assert choice.method == "page"
+    assert combiner.scores_["template"]["title"].checks == combiner.window
+    assert combiner.items_checked_ == len(LEARNED) + len(CHECKED) + len(LATER)
+    assert combiner.extract(post_page(Post(40), PROMO)).title == Post(40).title
+
+
+def test_extracting_before_fit_raises_not_fitted(page_level: LearnedPageExtractor) -> None:
+    combiner = FieldCombiner(page_level, [_template()])
+    with pytest.raises(NotFittedError):
+        combiner.extract(post_page(Post(30)))
+    with pytest.raises(NotFittedError):
+        combiner.choice("title")
+
+
+def test_methods_need_different_names(page_level: LearnedPageExtractor) -> None:
+    with pytest.raises(ValueError, match="different names"):
+        FieldCombiner(page_level, [_template(), _template()]).fit([], {})
+
+
+# -- the checks ---------------------------------------------------------------------------
+
+
+def test_field_scores_check_what_the_feed_gives(page_level: LearnedPageExtractor) -> None:
+    post = Post(7)
+    article = page_level.extract(post_page(post))
+    values = item_values(feed_sample([post]).items[0])
+    assert values is not None
+    scores = field_scores(values, article)
+    assert set(scores) == {"title", "body", "published", "authors", "tags"}
+    assert scores["title"] == scores["published"] == scores["authors"] == scores["tags"] == 1.0
+    assert scores["body"] > 0.9
+    assert field_scores(values, None) == dict.fromkeys(scores, 0.0)
+
+
+def test_a_date_is_the_same_day_in_its_own_zone_or_in_utc() -> None:
+    late = datetime(2024, 3, 5, 23, 30, tzinfo=timezone(timedelta(hours=-5)))  # 6 March UTC
+    item = FeedItem("https://notes.example/p/", "T", published=datetime(2024, 3, 6, 4, tzinfo=UTC))
+    values = item_values(item)
+    assert values is not None
+    article = bundled_extractor().extract(post_page(Post(1)))
+    assert field_scores(values, replace(article, published=late))["published"] == 1.0
+    wrong = replace(article, published=datetime(2024, 3, 8, tzinfo=UTC))
+    assert field_scores(values, wrong)["published"] == 0.0
