@@ -17,6 +17,8 @@ from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.records import FeedItem
 from feedsift.saved_state import pack_state
 from feedsift.sitelevel.combiner import MIN_CHECKS, FieldCombiner, field_scores
+from feedsift.sitelevel.diffpost import DiffPost
+from feedsift.sitelevel.urltree import UrlTree
 from feedsift.templates.feedvalues import item_values
 from feedsift.templates.learner import FeedTemplate
 from feedsite import Layout, Post, feed_sample, pages_of, post_page
@@ -78,7 +80,7 @@ def test_a_right_template_title_path_wins_over_a_wrong_page_level(
     assert page_level.extract(post_page(Post(30), SITE_HEAD)).title != Post(30).title
     source = article.source_of("title")
     assert source is not None and source.source == "template"
-    assert source.detail.startswith("template: 1.00 against the page level's 0.00 on 6 items")
+    assert source.detail.startswith("template: 1.00 against the page level's 0.00 on the same 6")
 
 
 def test_fields_the_feed_cannot_check_stay_with_the_page_level(
@@ -142,6 +144,21 @@ def test_a_redesign_that_breaks_the_chosen_method_moves_the_choice(
     assert combiner.scores_["template"]["title"].checks == combiner.window
     assert combiner.items_checked_ == len(LEARNED) + len(CHECKED) + len(LATER)
     assert combiner.extract(post_page(Post(40), PROMO)).title == Post(40).title
+
+
+def test_box_removal_is_used_only_where_it_beats_the_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    posts = [*LEARNED, *CHECKED]
+    pages = pages_of(posts)
+    tree, diffpost = UrlTree(n_min=1).fit(pages.values()), DiffPost().fit(pages.values())
+    combiner = FieldCombiner(page_level, [_template(), tree, diffpost]).fit(
+        feed_sample(posts).items, pages, {"template": {post.url for post in LEARNED}}
+    )
+    assert set(combiner.scores_) == {"page", "template", "urltree", "diffpost"}
+    body = combiner.scores_["urltree"]["body"]
+    assert body.checks == len(posts) and body.score < body.page_score  # keeps the sidebar
+    assert combiner.choice("body").method == "template"
 
 
 def test_extracting_before_fit_raises_not_fitted(page_level: LearnedPageExtractor) -> None:

@@ -21,7 +21,8 @@ field the combiner keeps the last :data:`WINDOW` scores and their mean (``scores
 :meth:`FieldCombiner.partial_fit` with new feed items re-checks, so a site's redesign that
 breaks a method moves the choice back (drift). :meth:`FieldCombiner.extract` takes each field
 from the method with the best mean, when it has :data:`MIN_CHECKS` checks and beats the page
-level (a tie goes to the page level: it needs no site state); every other field, and any field
+level's mean on the same items (the pairs are kept together; a tie goes to the page level:
+it needs no site state); every other field, and any field
 the chosen method finds nothing for on the page, is the page level's. A page the page level
 takes for a listing, a thread or anything but an article is left to it whole: the feed's
 items are posts, so no check said anything about such pages. The article's
@@ -70,10 +71,12 @@ MIN_BODY_WORDS = 50
 
 @dataclass(frozen=True, slots=True)
 class FieldScore:
-    """One method's agreement with the feed on one field: the mean of its recent checks."""
+    """One method's agreement with the feed on one field: the mean of its recent checks,
+    and the page level's mean on the same items (what the method has to beat)."""
 
     score: float
     checks: int
+    page_score: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,8 @@ class FieldCombiner:
     schema_version = 1
 
     # learned state (absent before fit)
-    checks_: dict[str, dict[str, list[float]]]  #: method -> field -> recent scores
+    #: method -> field -> recent (score, the page level's score on the same item)
+    checks_: dict[str, dict[str, list[tuple[float, float]]]]
     scores_: dict[str, dict[str, FieldScore]]  #: method -> field -> mean of those
     choices_: dict[str, FieldChoice]  #: field -> the choice the scores make
     items_checked_: int  #: feed items checked so far
@@ -156,25 +160,24 @@ class FieldCombiner:
             delattr(self, name)
 
     def _check(self, values: ItemValues, page: ParsedPage, learned: Mapping[str, Any]) -> None:
-        """Score each method that did not learn from this item on each field it gives."""
+        """Score each method that did not learn from this item on each field it gives, next
+        to the page level's score on the same item (the pair the choice compares)."""
+        own = _checked(self.page_level, values, page) or {}
         for method in self._extractors():
             if values.url in learned.get(method.name, ()):
                 continue
-            try:
-                article: Article | None = method.extract(page)
-            except NotFittedError:
+            scores = own if method is self.page_level else _checked(method, values, page)
+            if scores is None:
                 continue  # a method that has learned nothing yet cannot be checked
-            except FeedsiftError:
-                article = None  # it fails on a page of the site: no field is right
             fields = self.checks_.setdefault(method.name, {})
-            for field, score in field_scores(values, article).items():
+            for field, score in scores.items():
                 recent = fields.setdefault(field, [])
-                recent.append(score)
+                recent.append((score, own.get(field, 0.0)))
                 del recent[: max(0, len(recent) - self.window)]
 
     def _rescore(self) -> None:
-        self.scores_ = {method: {field: FieldScore(sum(recent) / len(recent), len(recent))
-                                 for field, recent in fields.items() if recent}
+        self.scores_ = {method: {field: _mean(recent) for field, recent in fields.items()
+                                 if recent}
                         for method, fields in self.checks_.items()}  # fmt: skip
         self.choices_ = {field: self._choose(field) for field in FIELDS}
 
@@ -199,22 +202,25 @@ class FieldCombiner:
         return self.choices_[field]
 
     def _choose(self, field: str) -> FieldChoice:
+        """The best-scoring method with enough checks that beats the page level on the same
+        items; else the page level."""
         page = self.page_level.name
         own = self.scores_.get(page, {}).get(field)
         rivals = [(m.name, s) for m in self.methods
                   if (s := self.scores_.get(m.name, {}).get(field)) is not None
                   and s.checks >= self.min_checks]  # fmt: skip
-        own_score = own.score if own is not None else None
-        if not rivals:
+        if own is None or not rivals:
             reason = "no feed item could check it" if own is None else (
                 f"no other method has {self.min_checks} checks")  # fmt: skip
-            return FieldChoice(field, page, None, own_score, own.checks if own else 0, reason)
-        name, best = max(rivals, key=lambda rival: rival[1].score)
-        if own is None or best.score > own.score:
-            against = "unchecked" if own is None else f"{own.score:.2f}"
-            reason = f"{best.score:.2f} against the page level's {against} on {best.checks} items"
-            return FieldChoice(field, name, best.score, own_score, best.checks, reason)
-        reason = f"{own.score:.2f} against {name}'s {best.score:.2f} on {own.checks} items"
+            score = own.score if own is not None else None
+            return FieldChoice(field, page, score, score, own.checks if own else 0, reason)
+        winners = [(name, s) for name, s in rivals if s.score > s.page_score]
+        name, best = max(winners or rivals, key=lambda rival: rival[1].score)
+        versus = f"on the same {best.checks} items"
+        if winners:
+            reason = f"{best.score:.2f} against the page level's {best.page_score:.2f} {versus}"
+            return FieldChoice(field, name, best.score, best.page_score, best.checks, reason)
+        reason = f"{best.page_score:.2f} against {name}'s {best.score:.2f} {versus}"
         return FieldChoice(field, page, own.score, own.score, own.checks, reason)
 
     # -- extracting ---------------------------------------------------------------------
@@ -271,7 +277,7 @@ class FieldCombiner:
         try:
             combiner = cls(page_level, methods, int(state["min_checks"]), int(state["window"]))
             names = {m.name for m in combiner._extractors()}
-            combiner.checks_ = {method: {str(f): [float(s) for s in recent]
+            combiner.checks_ = {method: {str(f): [(float(s), float(p)) for s, p in recent]
                                          for f, recent in fields.items()}
                                 for method, fields in state["checks"].items()
                                 if method in names}  # fmt: skip
@@ -346,6 +352,24 @@ _CHECKS: dict[str, Callable[[ItemValues, Article | None], float | None]] = {
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _checked(
+    method: PageExtractor, values: ItemValues, page: ParsedPage
+) -> dict[str, float] | None:
+    """``method``'s field scores on the item's page (``None``: it has learned nothing)."""
+    try:
+        article: Article | None = method.extract(page)
+    except NotFittedError:
+        return None
+    except FeedsiftError:
+        article = None  # it fails on a page of the site: no field is right
+    return field_scores(values, article)
+
+
+def _mean(recent: list[tuple[float, float]]) -> FieldScore:
+    count = len(recent)
+    return FieldScore(sum(s for s, _ in recent) / count, count, sum(p for _, p in recent) / count)
 
 
 def _extract_or_none(
