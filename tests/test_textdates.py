@@ -65,3 +65,44 @@ def test_a_date_only_in_a_related_card_is_not_the_pages() -> None:
     <time>3 March, 2019</time></div></aside></body></html>"""
     article = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
     assert article.published is None
+
+
+_PROSE = "We went to Oslo and it was lovely, the fjord was calm and the bread was warm. " * 25
+_MENU = "".join(f'<li><a href="/topic/{n}">Topic number {n}</a></li>' for n in range(60))
+
+
+def _oslo(body: str) -> str:
+    return (
+        "<html><head><title>My trip to Oslo | Blog</title></head><body>"
+        f'<nav><ul class="menu">{_MENU}</ul></nav>{body}</body></html>'
+    )
+
+
+def test_a_date_line_under_the_post_is_read_but_not_a_bare_date_there() -> None:
+    posted = _oslo(
+        f"<article><h1>My trip to Oslo</h1>{f'<p>{_PROSE}</p>' * 20}"  # past the top's window
+        "<p>Posted on the 15/07/2021 at 19:00 by Ann</p></article>"
+    )
+    found = feedsift.extract(posted, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+    bare = posted.replace("Posted on the 15/07/2021 at 19:00 by Ann", "15/07/2021")
+    found = feedsift.extract(bare, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published is None
+
+
+def test_the_date_of_a_post_inside_a_related_named_wrapper_is_the_pages() -> None:
+    html = _oslo(
+        '<div class="related-content-wrapper"><article><h1>My trip to Oslo</h1>'
+        f'<div class="post-meta">Published on July 15, 2021</div><p>{_PROSE}</p>'
+        "</article></div>"
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+def test_a_meta_tag_named_published_is_the_date() -> None:
+    html = _oslo(f"<article><h1>My trip to Oslo</h1><p>{_PROSE}</p></article>").replace(
+        "</head>", '<meta name="published" content="July 15, 2021"></head>'
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)

@@ -9,6 +9,8 @@ what htmldate's markup search does, read from blocks the extractor has already b
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from datetime import datetime
 
 from feedsift.extractors.cleanup import BYLINE_START
@@ -17,27 +19,54 @@ from feedsift.extractors.vocabulary import Role
 from feedsift.metadata.textdates import find_text_date
 from feedsift.parsing.blocks import BlockView, TextBlock
 
-__all__ = ["date_near_title"]
+__all__ = ["DateAnchors", "date_near_title"]
 
-#: Blocks looked at before the title block ...
+#: Blocks looked at before the title block (else the body's first block) ...
 BEFORE_TITLE = 5
 #: ... and after it.
 AFTER_TITLE = 15
-#: Without a title block, the date is looked for in this leading share of the blocks.
+#: Without a title block or a body, the date is looked for in this leading share of the blocks.
 LEADING_SHARE = 0.3
+#: Blocks looked at after the body's last block, for the line under a post ("Posted on the
+#: 15/12/2025 at 19:00 by ...", "Last updated on 17 December 2025").
+AFTER_BODY = 8
+#: ... and the body's own last blocks, for such a line the body kept.
+BODY_TAIL = 3
 #: Longest block (in words) read as a date line.
 MAX_WORDS = 20
 _META = 1 << Role.META
-#: Dates inside these are another post's (a related-post card) or a reader's (a comment).
+#: Dates inside these are another post's (a related-post card) or a reader's (a comment),
+#: unless the element holds the post itself (a theme's ``related-content`` wrapper).
 _ELSEWHERE = (1 << Role.RELATED) | (1 << Role.COMMENT)
 #: Tags whose text is a date line by markup (``<time>`` without ``datetime``).
 DATE_TAGS = frozenset({"time"})
+#: How a date line under a post begins: the next post's card prints a bare date there, so
+#: below the body only a line that says what the date is counts.
+POSTED_LINE = re.compile(
+    r"^\s*(?:posted|published|updated|last updated|last modified|written|publié|mis à jour|"
+    r"veröffentlicht|aktualisiert|publicado|actualizado|pubblicato|aggiornato)\b",
+    re.IGNORECASE,
+)
 
 
-def _window(signals: PageSignals, title: int) -> range:
-    if title < 0:
+@dataclass(frozen=True, slots=True)
+class DateAnchors:
+    """Where the post is on the page: its title block and its body's first and last blocks
+    (-1 when unknown)."""
+
+    title: int
+    first: int = -1
+    last: int = -1
+
+    @property
+    def start(self) -> int:
+        return self.title if self.title >= 0 else self.first
+
+
+def _window(signals: PageSignals, start: int) -> range:
+    if start < 0:
         return range(0, min(signals.n, max(1, int(signals.n * LEADING_SHARE))))
-    return range(max(0, title - BEFORE_TITLE), min(signals.n, title + AFTER_TITLE + 1))
+    return range(max(0, start - BEFORE_TITLE), min(signals.n, start + AFTER_TITLE + 1))
 
 
 def _date_line(block: TextBlock, roles: int) -> bool:
@@ -48,15 +77,41 @@ def _date_line(block: TextBlock, roles: int) -> bool:
     return bool(BYLINE_START.match(block.text)) or block.n_words <= 6
 
 
-def date_near_title(view: BlockView, signals: PageSignals, title: int) -> datetime | None:
-    """The first plausible date of a short date or byline line around the title block,
-    never one inside a related-posts box or a comment."""
-    near, inherited = signals.roles.near, signals.roles.inherited
-    for i in _window(signals, title):
+def _elsewhere(view: BlockView, signals: PageSignals, block: TextBlock, at: int) -> bool:
+    """Whether ``block`` sits in a related-posts box or a comment that does not also hold
+    the post's block ``at``."""
+    inherited = signals.roles.inherited
+    shared = int(inherited[view.blocks[at].subtree]) if at >= 0 else 0
+    return bool(int(inherited[block.subtree]) & _ELSEWHERE & ~shared)
+
+
+def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> datetime | None:
+    """The first plausible date of a short date or byline line around the title block (or
+    the body's start), else of a "Posted on ..." line just under the body; never one inside
+    a related-posts box or a comment."""
+    near = signals.roles.near
+    for i in _window(signals, anchors.start):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or inherited[block.subtree] & _ELSEWHERE:
+        if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.start):
             continue
         if _date_line(block, int(near[block.subtree])):
+            found = find_text_date(block.text)
+            if found is not None:
+                return found
+    return _date_under_body(view, signals, anchors)
+
+
+def _date_under_body(
+    view: BlockView, signals: PageSignals, anchors: DateAnchors
+) -> datetime | None:
+    if anchors.last < 0:
+        return None
+    start = max(anchors.start + 1, anchors.last - BODY_TAIL + 1)
+    for i in range(start, min(signals.n, anchors.last + AFTER_BODY + 1)):
+        block = view.blocks[i]
+        if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.last):
+            continue
+        if POSTED_LINE.match(block.text):
             found = find_text_date(block.text)
             if found is not None:
                 return found

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from feedsift.extractors.base import ExtractOptions
-from feedsift.extractors.block_dates import date_near_title
+from feedsift.extractors.block_dates import DateAnchors, date_near_title
 from feedsift.extractors.body import assemble_body
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
@@ -275,7 +275,7 @@ def _with_date(
     asked) from htmldate's markup search, which parses the page again."""
     if meta.published is not None:
         return meta
-    found = date_near_title(page.view, decision.analysis.signals, decision.title_block)
+    found = date_near_title(page.view, decision.analysis.signals, _date_anchors(decision))
     source = FieldSource("published", "dom", "date line near the title")
     if found is None and htmldate:
         found = htmldate_published(page.decoded.text, page.url)
@@ -283,6 +283,14 @@ def _with_date(
     if found is None:
         return meta
     return replace(meta, published=found, sources=(*meta.sources, source))
+
+
+def _date_anchors(decision: BlockDecision) -> DateAnchors:
+    """The title block and the body's first and last kept blocks."""
+    kept = np.flatnonzero(decision.content)
+    if not len(kept):
+        return DateAnchors(decision.title_block)
+    return DateAnchors(decision.title_block, int(kept[0]), int(kept[-1]))
 
 
 def _confidence(decision: BlockDecision) -> float:

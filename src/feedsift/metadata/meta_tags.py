@@ -81,6 +81,8 @@ META_KEYS: dict[str, Field] = {
     "publish_date": "published",
     "published-date": "published",
     "published_time": "published",
+    "published": "published",  # Adobe Experience Manager sites (splunk.com)
+    "publication_date": "published",
     "article.published": "published",
     "article_date_original": "published",
     "original-publish-date": "published",
