@@ -16,7 +16,13 @@ from feedsift.errors import ModelError, NotFittedError
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.records import FeedItem
 from feedsift.saved_state import pack_state
-from feedsift.sitelevel.combiner import MIN_CHECKS, FieldCombiner, field_scores
+from feedsift.sitelevel.combiner import (
+    MIN_CHECKS,
+    MIN_FULL_DESCRIPTION_WORDS,
+    FieldCombiner,
+    checked_values,
+    field_scores,
+)
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
 from feedsift.templates.feedvalues import item_values
@@ -198,3 +204,15 @@ def test_a_date_is_the_same_day_in_its_own_zone_or_in_utc() -> None:
     assert field_scores(values, replace(article, published=late))["published"] == 1.0
     wrong = replace(article, published=datetime(2024, 3, 8, tzinfo=UTC))
     assert field_scores(values, wrong)["published"] == 0.0
+
+
+def test_a_long_uncut_description_counts_as_full_content() -> None:
+    long = " ".join(f"word{n}" for n in range(MIN_FULL_DESCRIPTION_WORDS))
+    url = "https://notes.example/p/"
+    full = checked_values(FeedItem(url, "T", description=f"<p>{long}</p>"))
+    assert full is not None and not full.truncated
+    for cut in (FeedItem(url, "T", description=f"{long} [...]"),
+                FeedItem(url, "T", description=" ".join(long.split()[:80]))):  # fmt: skip
+        values = checked_values(cut)
+        assert values is not None and values.truncated
+        assert "body" not in field_scores(values, None)

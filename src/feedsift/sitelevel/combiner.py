@@ -13,7 +13,8 @@ pages of feed items with every method and scores each field against the item:
 * **authors** and **tags**: bag-of-tokens F1 against the feed's names and set F1 against the
   feed's categories;
 * **body**: LCS F1 (:func:`~feedsift.evaluation.metrics.lcs_prf`) against the feed's content,
-  only where the feed carries full content (:data:`MIN_BODY_WORDS`).
+  only where the feed carries full content (:data:`MIN_BODY_WORDS`; an RSS description of
+  :data:`MIN_FULL_DESCRIPTION_WORDS` that is not cut short counts as full content).
 
 A method is checked only on items it did not learn from (``learned``: the URLs each method
 was fitted on), so a template is never graded on the pages that taught it. Per method and
@@ -43,17 +44,19 @@ from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, FeedItem, FieldSource, PageKind, SourceKind
 from feedsift.saved_state import pack_state, unpack_state
-from feedsift.templates.feedvalues import ItemValues, item_values
+from feedsift.templates.feedvalues import ELLIPSES, ItemValues, clean_value, item_values
 from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
 
 __all__ = [
     "FIELDS",
     "MIN_BODY_WORDS",
     "MIN_CHECKS",
+    "MIN_FULL_DESCRIPTION_WORDS",
     "WINDOW",
     "FieldChoice",
     "FieldCombiner",
     "FieldScore",
+    "checked_values",
     "field_scores",
 ]
 
@@ -67,6 +70,9 @@ MIN_CHECKS = 3
 WINDOW = 12
 #: Feed content shorter than this (in words) is an excerpt or a teaser: no body check.
 MIN_BODY_WORDS = 50
+#: A description this long (in words) that does not end in an ellipsis is the whole post:
+#: RSS feeds without ``content:encoded`` often carry it there; a summary is a paragraph.
+MIN_FULL_DESCRIPTION_WORDS = 150
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +151,7 @@ class FieldCombiner:
         if not hasattr(self, "checks_"):
             self.checks_, self.items_checked_ = {}, 0
         for item in items:
-            values = item_values(item)
+            values = checked_values(item)
             page = pages.get(values.url) if values is not None else None
             if values is None or page is None:
                 continue  # nothing to check against, or no page to check
@@ -289,6 +295,19 @@ class FieldCombiner:
 
 
 # -- the checks -----------------------------------------------------------------------------
+
+
+def checked_values(item: FeedItem) -> ItemValues | None:
+    """The item's values to check against; a long description that is not cut short
+    counts as full content (:data:`MIN_FULL_DESCRIPTION_WORDS`)."""
+    values = item_values(item)
+    if values is None or not values.truncated or item.content:
+        return values
+    if clean_value(item.description).endswith(ELLIPSES):
+        return values
+    if len(tokenize(values.content)) < MIN_FULL_DESCRIPTION_WORDS:
+        return values
+    return replace(values, truncated=False)
 
 
 def field_scores(values: ItemValues, article: Article | None) -> dict[str, float]:
