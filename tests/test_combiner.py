@@ -6,6 +6,7 @@ with the bundled page-level extractor, on later posts it did not learn from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -14,13 +15,15 @@ import pytest
 from feedsift.api import bundled_extractor
 from feedsift.errors import ModelError, NotFittedError
 from feedsift.extractors.page import LearnedPageExtractor
-from feedsift.records import FeedItem
+from feedsift.parsing.page import ParsedPage
+from feedsift.records import FeedItem, FeedSample
 from feedsift.saved_state import pack_state
 from feedsift.sitelevel.combiner import (
     MIN_CHECKS,
     MIN_FULL_DESCRIPTION_WORDS,
     FieldCombiner,
     checked_values,
+    cross_fit,
     field_scores,
 )
 from feedsift.sitelevel.diffpost import DiffPost
@@ -165,6 +168,23 @@ def test_box_removal_is_used_only_where_it_beats_the_page_level(
     body = combiner.scores_["urltree"]["body"]
     assert body.checks == len(posts) and body.score < body.page_score  # keeps the sidebar
     assert combiner.choice("body").method == "template"
+
+
+def _fit_template(sample: FeedSample, pages: Mapping[str, ParsedPage]) -> FeedTemplate:
+    return FeedTemplate().fit(sample, pages)
+
+
+def test_cross_fitting_checks_a_template_on_the_items_it_learns_from(
+    page_level: LearnedPageExtractor,
+) -> None:
+    posts = [*LEARNED, *CHECKED]
+    combiner = cross_fit(page_level, _fit_template, feed_sample(posts), pages_of(posts, SITE_HEAD))
+    assert combiner.choice("title").method == "template"
+    assert combiner.scores_["template"]["title"].checks == len(posts)  # every item, once
+    assert combiner.items_checked_ == len(posts)
+    (template,) = combiner.methods
+    assert isinstance(template, FeedTemplate) and template.items_learned_ == len(posts)
+    assert combiner.extract(post_page(Post(30), SITE_HEAD)).title == Post(30).title
 
 
 def test_extracting_before_fit_raises_not_fitted(page_level: LearnedPageExtractor) -> None:

@@ -42,13 +42,21 @@ from feedsift.errors import FeedsiftError, ModelError, NotFittedError
 from feedsift.evaluation.metrics import lcs_prf
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article, FeedItem, FieldSource, PageKind, SourceKind
+from feedsift.records import (
+    Article,
+    FeedItem,
+    FeedSample,
+    FieldSource,
+    PageKind,
+    SourceKind,
+)
 from feedsift.saved_state import pack_state, unpack_state
 from feedsift.templates.feedvalues import ELLIPSES, ItemValues, clean_value, item_values
 from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
 
 __all__ = [
     "FIELDS",
+    "FOLDS",
     "MIN_BODY_WORDS",
     "MIN_CHECKS",
     "MIN_FULL_DESCRIPTION_WORDS",
@@ -56,7 +64,9 @@ __all__ = [
     "FieldChoice",
     "FieldCombiner",
     "FieldScore",
+    "MethodFitter",
     "checked_values",
+    "cross_fit",
     "field_scores",
 ]
 
@@ -70,6 +80,10 @@ MIN_CHECKS = 3
 WINDOW = 12
 #: Feed content shorter than this (in words) is an excerpt or a teaser: no body check.
 MIN_BODY_WORDS = 50
+#: Folds of a feed's items when a method learns from the very items it is checked on
+#: (:func:`cross_fit`): two halves of a 10-item feed, each checked by a method fitted on
+#: the other; more folds fit a method on more items but check it as often.
+FOLDS = 2
 #: A description this long (in words) that does not end in an ellipsis is the whole post:
 #: RSS feeds without ``content:encoded`` often carry it there; a summary is a paragraph.
 MIN_FULL_DESCRIPTION_WORDS = 150
@@ -292,6 +306,43 @@ class FieldCombiner:
             raise ModelError(f"not a saved combiner state: {exc}") from exc
         combiner._rescore()
         return combiner
+
+
+#: Fits a site method (a feed template) on a feed sample and the pages its items link.
+MethodFitter = Callable[[FeedSample, Mapping[str, ParsedPage]], PageExtractor]
+
+
+def cross_fit(
+    page_level: PageExtractor,
+    fit_method: MethodFitter,
+    sample: FeedSample,
+    pages: Mapping[str, ParsedPage],
+    folds: int = FOLDS,
+) -> FieldCombiner:
+    """A combiner over ``page_level`` and the method ``fit_method`` fits on the whole
+    ``sample``, checked on the same items without ever grading it on what it learned: each
+    of ``folds`` folds of the items is checked by the method fitted on the other folds.
+
+    For a method that learns from the feed itself (a feed template learns all the items
+    it is given), when no later items are at hand yet; later polls go to
+    :meth:`FieldCombiner.partial_fit` with ``learned`` as usual.
+    """
+    usable = tuple(item for item in sample.items if item.url in pages)
+    checks: dict[str, dict[str, list[tuple[float, float]]]] = {}
+    for fold in range(folds):
+        held = usable[fold::folds]
+        rest = replace(sample, items=tuple(i for i in usable if i not in held))
+        method = fit_method(rest, pages)
+        checked = FieldCombiner(page_level, [method]).fit(held, pages)
+        for name, fields in checked.checks_.items():
+            for field, recent in fields.items():
+                checks.setdefault(name, {}).setdefault(field, []).extend(recent)
+    combiner = FieldCombiner(page_level, [fit_method(replace(sample, items=usable), pages)])
+    combiner.checks_ = {name: {field: recent[-combiner.window :] for field, recent in f.items()}
+                        for name, f in checks.items()}  # fmt: skip
+    combiner.items_checked_ = len(usable)
+    combiner._rescore()
+    return combiner
 
 
 # -- the checks -----------------------------------------------------------------------------
