@@ -15,6 +15,7 @@ from feedsift.cli.main import main
 from feedsift.errors import DatasetError, NotFittedError
 from feedsift.evaluation.datasets import read_page_html
 from feedsift.evaluation.templates_bench import (
+    ChosenMethod,
     PageLevelMethod,
     TemplatesOptions,
     author_matches,
@@ -192,6 +193,18 @@ def test_harness_fits_and_scores_every_method(tmp_path: Path) -> None:
     assert data["pooled"]["recorder"]["recall"] == pytest.approx(2 / 3, abs=1e-3)
     assert set(data["sites"][0]["methods"]) == {"page", "recorder"}
     assert "pooled (1 sites)" in render_templates([result])
+
+
+def test_the_chosen_method_keeps_the_page_level_where_the_feed_checks_too_little(
+    tmp_path: Path,
+) -> None:
+    (site,) = find_sites(_site(tmp_path))
+    result = run_site(site, TemplatesOptions((PageLevelMethod, ChosenMethod)))
+    page, chosen = result.methods
+    assert chosen.method == "chosen" and chosen.fitted
+    # two feed items: one check per field and fold, too few to trust the template anywhere
+    assert [(p.title, p.date, p.f1) for p in chosen.pages] == [
+        (p.title, p.date, p.f1) for p in page.pages]  # fmt: skip
 
 
 def test_unparsable_feed_leaves_methods_unfitted(tmp_path: Path) -> None:

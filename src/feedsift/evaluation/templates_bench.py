@@ -52,14 +52,15 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from feedsift.acquisition.feeds import ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor
-from feedsift.errors import DatasetError, FeedsiftError
+from feedsift.errors import DatasetError, FeedsiftError, NotFittedError
 from feedsift.evaluation.datasets import find_page_file, marked_dirs, read_page_html
 from feedsift.evaluation.listings import DEFAULT_SITES_DIR
 from feedsift.evaluation.metrics import lcs_prf
 from feedsift.evaluation.peers import PeerInput, TrafilaturaPeer, parse_peer_date
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.records import Article, BodyPart, PageKind, Provenance
+from feedsift.records import Article, BodyPart, FeedSample, PageKind, Provenance
+from feedsift.sitelevel.combiner import FieldCombiner, cross_fit
 from feedsift.templates.judge import PostJudge
 from feedsift.templates.learner import FeedTemplate
 
@@ -67,6 +68,7 @@ __all__ = [
     "DEFAULT_TEMPLATES_DIR",
     "MAX_FIT_ITEMS",
     "BlogSite",
+    "ChosenMethod",
     "GoldPost",
     "MethodFactory",
     "MethodRun",
@@ -177,6 +179,37 @@ class TemplateMethod:
 
     def extract(self, page: ParsedPage) -> Article:
         return self.template.extract(page)
+
+
+class ChosenMethod:
+    """The per-field choice over the page level and the feed template (issue 17,
+    :func:`~feedsift.sitelevel.combiner.cross_fit`): the template tells posts, and each field
+    comes from the method the feed's own items confirm. Not among the default methods, so
+    ``feedsift bench --templates`` reports what it did; pass it in ``factories``."""
+
+    name = "chosen"
+
+    def __init__(self, extractor: LearnedPageExtractor | None = None) -> None:
+        self.extractor = extractor or bundled_extractor()
+        self.posts = TemplateMethod(self.extractor)
+        self.combiner: FieldCombiner | None = None
+
+    def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> ChosenMethod:
+        self.posts.fit(feed, pages)
+        self.combiner = cross_fit(self.extractor, _fit_template, feed.sample(), pages)
+        return self
+
+    def is_post(self, page: ParsedPage) -> bool | None:
+        return self.posts.is_post(page)
+
+    def extract(self, page: ParsedPage) -> Article:
+        if self.combiner is None:
+            raise NotFittedError("chosen: fit() it on the site's feed first")
+        return self.combiner.extract(page)
+
+
+def _fit_template(sample: FeedSample, pages: Mapping[str, ParsedPage]) -> FeedTemplate:
+    return FeedTemplate().fit(sample, pages)
 
 
 class TrafilaturaMethod:
