@@ -14,6 +14,7 @@ import pytest
 
 from feedsift.api import bundled_extractor
 from feedsift.errors import ModelError, NotFittedError
+from feedsift.extractors.base import PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import FeedItem, FeedSample
@@ -75,6 +76,7 @@ def test_a_wrong_template_title_path_leaves_the_title_to_the_page_level(
     source = article.source_of("title")
     assert source is not None and source.detail.startswith("page: 1.00 against template's 0.00")
     assert article.provenance.method == "combiner"
+    assert isinstance(combiner, PageExtractor)  # a fitted combiner extracts like any other
 
 
 def test_a_right_template_title_path_wins_over_a_wrong_page_level(
