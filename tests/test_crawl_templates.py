@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from crawl_helpers import crawl_once, feedsift_command, subscribe, wait_for_rows
+from feedsift.crawl.templating import TemplateOptions
 from feedsift.evaluation.templates_bench import path_key as _key
+from feedsift.evaluation.templates_bench import title_matches
 from feedsift.testweb import TestWeb
 
 SSG = Path(__file__).resolve().parents[2] / "shared" / "sites" / "ssg"
@@ -50,6 +52,30 @@ def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
         _check_blog(_gold(name), [row for row in rows if row[0].startswith(origins[name])])
 
 
+def test_harvested_posts_take_the_fields_the_feed_checks_chose(tmp_path: Path) -> None:
+    """With ``combine`` the posts found through links are the combiner's: each field from
+    the method the feed's items confirmed (issue 17), titles as right as the gold says."""
+    root = tmp_path / "ssg"
+    root.mkdir()
+    for name in BLOGS:
+        (root / name).symlink_to(SSG / name)
+    db = tmp_path / "f.db"
+    with TestWeb(ssg_root=root, rounds=1) as web:
+        sites = [site for site in web.truth().sites if site.name in BLOGS]
+        subscribe(db, [feed.url for site in sites for feed in site.feeds])
+        counts = crawl_once(db, templates=TemplateOptions(combine=True))
+        origins = {site.name: site.base_url for site in sites}
+    assert counts.templates_learned == len(BLOGS)
+    rows, titles = _stored(db), _titles(db)
+    for name in BLOGS:
+        gold = _gold(name)
+        mine = [row for row in rows if row[0].startswith(origins[name])]
+        _check_blog(gold, mine, method="combiner")
+        harvested = [url for url, _, in_feed in mine if not in_feed]
+        right = [title_matches(titles[url], str(gold[_key(url)]["title"])) for url in harvested]
+        assert sum(right) >= 0.95 * len(right), (name, sum(right), len(right))
+
+
 def test_feedsift_watch_harvests_a_blog_beyond_its_feed(tmp_path: Path) -> None:
     """The same through the command line: `feedsift watch` on one blog, stopped by SIGTERM
     once 90% of the blog's posts are in."""
@@ -81,15 +107,28 @@ def _stored(db: Path) -> list[tuple[str, str, bool]]:
     return [(str(url), str(method), bool(in_feed)) for url, method, in_feed in rows]
 
 
-def _check_blog(gold: dict[str, dict[str, object]], rows: list[tuple[str, str, bool]]) -> None:
-    """Nothing but posts, each once, at least 90% of them, most through links (the template)."""
+def _titles(db: Path) -> dict[str, str | None]:
+    """Every stored article's title, by its page's address."""
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT d.response_url, a.title FROM articles a JOIN documents d ON d.id = a.document_id"
+    ).fetchall()
+    connection.close()
+    return {str(url): title for url, title in rows}
+
+
+def _check_blog(
+    gold: dict[str, dict[str, object]], rows: list[tuple[str, str, bool]], method: str = "template"
+) -> None:
+    """Nothing but posts, each once, at least 90% of them, most through links (the template,
+    or the combiner over it)."""
     keys = [_key(url) for url, _, _ in rows]
     assert all(key in gold for key in keys), [k for k in keys if k not in gold]
     assert len(set(keys)) == len(keys), sorted(keys)
     assert len(keys) >= 0.9 * len(gold), (len(keys), len(gold))
     through_links = [method for _, method, in_feed in rows if not in_feed]
     assert len(through_links) > len(rows) / 2
-    assert set(through_links) == {"template"}
+    assert set(through_links) == {method}
 
 
 def _stop(process: subprocess.Popen[bytes]) -> str:

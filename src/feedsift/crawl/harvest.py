@@ -65,10 +65,17 @@ class Harvester:
     """Follows one site's links from its home page, storing the posts the template finds."""
 
     def __init__(
-        self, context: CrawlServices, sink: PostSink, options: HarvestOptions | None = None
+        self,
+        context: CrawlServices,
+        sink: PostSink,
+        options: HarvestOptions | None = None,
+        checks: bytes | None = None,
     ) -> None:
+        """``checks``: the site's per-field checks (a FieldCombiner's state), when the
+        posts found are to take each field from the method they chose."""
         self.context, self.sink = context, sink
         self.options = options or HarvestOptions()
+        self.checks = checks
 
     async def harvest(self, site: str, home: str, template: StoredTemplate) -> int:
         """Walk ``site`` from ``home``; return how many new posts were stored."""
@@ -114,7 +121,7 @@ class Harvester:
                                          fetched.content_type)  # fmt: skip
         else:
             page = stored
-        job = HarvestJob(page, template.state, site, stored=page is stored)
+        job = HarvestJob(page, template.state, site, stored=page is stored, checks=self.checks)
         outcome = await self.context.extraction.run(site, harvest_page, job)
         return outcome, fetched
 

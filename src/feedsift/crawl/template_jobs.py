@@ -3,6 +3,11 @@
 Each job carries what it needs as bytes (pages, a saved template), so any worker can run it
 and the event loop only fetches and stores. See :mod:`feedsift.crawl.templating` for when
 the crawl asks for them.
+
+When asked (``TemplateOptions.combine``), learning also checks the template against the page
+level on the feed's own items (:func:`~feedsift.sitelevel.combiner.cross_fit`), and the
+harvest's posts take each field from the method those checks chose, not all from the
+template.
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article
+from feedsift.sitelevel.combiner import FieldCombiner, cross_fit
 from feedsift.storage.articles import article_record
 from feedsift.storage.documents import NewDocument
 from feedsift.templates.judge import PostJudge, Verdict
-from feedsift.templates.learner import FeedTemplate
+from feedsift.templates.learner import FeedTemplate, fit_template
 from feedsift.text.tokens import tokenize_lower
 
 __all__ = [
@@ -60,6 +66,7 @@ class LearnOutcome:
     key_path: str | None
     items: int
     error: str | None = None
+    checks: bytes | None = None  #: the per-field checks (a FieldCombiner's state), if asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,7 @@ class HarvestJob:
     template: bytes
     site: str
     stored: bool  #: the page is stored already: its links only are wanted
+    checks: bytes | None = None  #: per-field checks: a post's fields as they chose
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +96,11 @@ def _parse(page: FetchedPage) -> ParsedPage:
     return parse_page(page.body, page.url, page.content_type)
 
 
-def learn_template(feed: ParsedFeed, pages: tuple[FetchedPage, ...]) -> LearnOutcome:
-    """Fit a :class:`~feedsift.templates.FeedTemplate` on the feed and its items' pages."""
+def learn_template(
+    feed: ParsedFeed, pages: tuple[FetchedPage, ...], combine: bool = False
+) -> LearnOutcome:
+    """Fit a :class:`~feedsift.templates.FeedTemplate` on the feed and its items' pages
+    (and, with ``combine``, check it per field against the page level on them)."""
     parsed: dict[str, ParsedPage] = {}
     for page in pages:
         try:
@@ -101,7 +112,12 @@ def learn_template(feed: ParsedFeed, pages: tuple[FetchedPage, ...]) -> LearnOut
         reason = "a comment feed" if template.comment_feed_ else (
             f"no key-path found in {len(parsed)} item pages")  # fmt: skip
         return LearnOutcome(None, None, template.items_learned_, reason)
-    return LearnOutcome(template.to_bytes(), str(template.key_path), template.items_learned_)
+    checks = None
+    if combine:
+        combiner = cross_fit(bundled_extractor(), fit_template, feed.sample(), parsed)
+        checks = combiner.to_bytes()
+    return LearnOutcome(template.to_bytes(), str(template.key_path), template.items_learned_,
+                        checks=checks)  # fmt: skip
 
 
 def check_pages(template: bytes, pages: tuple[FetchedPage, ...]) -> tuple[bool, ...]:
@@ -135,13 +151,21 @@ def harvest_page(job: HarvestJob) -> HarvestOutcome:
     try:
         template = FeedTemplate.from_bytes(job.template)
         verdict = PostJudge(template, bundled_extractor()).verdict(page)
-        article = template.extract(page) if verdict == "post" else None
+        article = _post_article(job, template, page) if verdict == "post" else None
     except FeedsiftError as exc:
         return HarvestOutcome(job, None, links, None, str(exc), canonical)
     if article is None:
         return HarvestOutcome(job, verdict, links, None, canonical=canonical)
     return HarvestOutcome(job, verdict, links, _stored_post(job, article, started), None,
                           canonical)  # fmt: skip
+
+
+def _post_article(job: HarvestJob, template: FeedTemplate, page: ParsedPage) -> Article:
+    """The harvested post's article: the template's, or per field the checked choice."""
+    if job.checks is None:
+        return template.extract(page)
+    combiner = FieldCombiner.from_bytes(job.checks, bundled_extractor(), [template])
+    return combiner.extract(page)
 
 
 def _stored_post(job: HarvestJob, article: Article, started: float) -> ExtractionOutcome:

@@ -13,6 +13,11 @@ After each poll of a feed (and the fetch of its new pages) the crawl calls
   of its time (``feedsift templates show``). The run of missed pages is kept in memory:
   a restart starts counting again.
   ``feedsift stats`` counts the versions; the crawl's summary counts the drifts.
+
+With ``TemplateOptions.combine`` (off by default, no command-line flag yet: issue 17 part 3
+will make it the one path) a first template is also checked field by field against the page
+level on the feed's items, and the harvest's posts take each field from the method the
+checks chose (:mod:`feedsift.sitelevel.combiner`); the checks are not stored.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ class TemplateOptions:
     learn: bool = True
     harvest: bool = True
     limits: HarvestOptions = field(default_factory=HarvestOptions)
+    #: harvested posts take each field from the method the feed's items confirm
+    combine: bool = False
 
 
 class Templating:
@@ -67,7 +74,8 @@ class Templating:
                 return
         learned = await self._learn(feed, parsed, current, pages)
         if learned is not None and current is None and self.options.harvest:
-            await self._harvest(parsed.site_url or feed.site_url or home_of(feed.url), learned)
+            home = parsed.site_url or feed.site_url or home_of(feed.url)
+            await self._harvest(home, *learned)
 
     async def _learn(
         self,
@@ -75,11 +83,14 @@ class Templating:
         parsed: ParsedFeed,
         current: StoredTemplate | None,
         pages: tuple[FetchedPage, ...],
-    ) -> StoredTemplate | None:
+    ) -> tuple[StoredTemplate, bytes | None] | None:
+        """The template learned and stored, with its per-field checks when asked for."""
         if len(pages) < MIN_LEARN_PAGES:
             return None
         site = site_of(pages[0].url)
-        outcome = await self.services.extraction.run(site, learn_template, parsed, pages)
+        combine = self.options.combine and current is None  # checks serve the first harvest
+        outcome = await self.services.extraction.run(site, learn_template, parsed, pages,
+                                                     combine)  # fmt: skip
         if outcome.state is None or outcome.key_path is None:
             self._tell("template", f"{feed.url}: no template learned: {outcome.error}")
             return None
@@ -92,7 +103,7 @@ class Templating:
         what = "relearned after drift" if current else "learned"
         self._tell("template", f"{feed.url}: template v{stored.version} {what} from "
                                f"{outcome.items} items: {outcome.key_path}")  # fmt: skip
-        return stored
+        return stored, outcome.checks
 
     def _item_pages(self, feed: FeedRecord, parsed: ParsedFeed) -> tuple[FetchedPage, ...]:
         """The stored pages of the feed's first :data:`MAX_ITEMS` entries (those fit uses)."""
@@ -133,8 +144,8 @@ class Templating:
                 pages.append(FetchedPage.stored(record.document))
         return tuple(pages)
 
-    async def _harvest(self, home: str, template: StoredTemplate) -> None:
-        harvester = Harvester(self.services, self.sink, self.options.limits)
+    async def _harvest(self, home: str, template: StoredTemplate, checks: bytes | None) -> None:
+        harvester = Harvester(self.services, self.sink, self.options.limits, checks)
         found = await harvester.harvest(template.site, home, template)
         self._tell("template", f"{template.site}: {found} posts found through links")
 

@@ -59,10 +59,10 @@ from feedsift.evaluation.metrics import lcs_prf
 from feedsift.evaluation.peers import PeerInput, TrafilaturaPeer, parse_peer_date
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.records import Article, BodyPart, FeedSample, PageKind, Provenance
+from feedsift.records import Article, BodyPart, PageKind, Provenance
 from feedsift.sitelevel.combiner import FieldCombiner, cross_fit
 from feedsift.templates.judge import PostJudge
-from feedsift.templates.learner import FeedTemplate
+from feedsift.templates.learner import FeedTemplate, fit_template
 
 __all__ = [
     "DEFAULT_TEMPLATES_DIR",
@@ -196,7 +196,7 @@ class ChosenMethod:
 
     def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> ChosenMethod:
         self.posts.fit(feed, pages)
-        self.combiner = cross_fit(self.extractor, _fit_template, feed.sample(), pages)
+        self.combiner = cross_fit(self.extractor, fit_template, feed.sample(), pages)
         return self
 
     def is_post(self, page: ParsedPage) -> bool | None:
@@ -206,10 +206,6 @@ class ChosenMethod:
         if self.combiner is None:
             raise NotFittedError("chosen: fit() it on the site's feed first")
         return self.combiner.extract(page)
-
-
-def _fit_template(sample: FeedSample, pages: Mapping[str, ParsedPage]) -> FeedTemplate:
-    return FeedTemplate().fit(sample, pages)
 
 
 class TrafilaturaMethod:

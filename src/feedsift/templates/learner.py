@@ -54,6 +54,7 @@ __all__ = [
     "PROPERTIES",
     "FeedTemplate",
     "PathCluster",
+    "fit_template",
 ]
 
 #: Feed items learned from: the paper's feeds list about 10; 20 covers most feeds whole.
@@ -278,6 +279,12 @@ class FeedTemplate:
             for name, clusters in state["clusters"].items()
         }
         return template
+
+
+def fit_template(feed: FeedSample, pages: Mapping[str, ParsedPage]) -> FeedTemplate:
+    """A template with default parameters fitted on ``feed`` and ``pages`` (what
+    :func:`~feedsift.sitelevel.combiner.cross_fit` takes to fit one fold)."""
+    return FeedTemplate().fit(feed, pages)
 
 
 def _learn_items(
