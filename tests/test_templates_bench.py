@@ -16,7 +16,10 @@ from feedsift.errors import DatasetError, NotFittedError
 from feedsift.evaluation.datasets import read_page_html
 from feedsift.evaluation.templates_bench import (
     ChosenMethod,
+    MethodRun,
     PageLevelMethod,
+    PageScore,
+    SiteRun,
     TemplatesOptions,
     author_matches,
     date_matches,
@@ -27,7 +30,7 @@ from feedsift.evaluation.templates_bench import (
     tag_jaccard,
     title_matches,
 )
-from feedsift.evaluation.templates_report import render_templates, templates_json
+from feedsift.evaluation.templates_report import compare_chosen, render_templates, templates_json
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article
 
@@ -207,6 +210,34 @@ def test_the_chosen_method_keeps_the_page_level_where_the_feed_checks_too_little
         (p.title, p.date, p.f1) for p in page.pages]  # fmt: skip
 
 
+def _run(method: str, titles: list[bool], f1: float) -> MethodRun:
+    pages = tuple(PageScore(f"p{n}", True, True, title=t, f1=f1) for n, t in enumerate(titles))
+    return MethodRun(method, True, 0.0, 0.0, pages)
+
+
+def test_chosen_is_compared_with_the_best_single_method_pooled_and_per_site() -> None:
+    one = SiteRun("one", 2, 0, 2, (), (_run("page", [True, False], 0.9),
+                                       _run("template", [True, True], 0.8),
+                                       _run("chosen", [True, True], 0.9)))  # fmt: skip
+    two = SiteRun("two", 2, 0, 2, (), (_run("page", [True, True], 0.7),
+                                       _run("template", [False, False], 0.9),
+                                       _run("chosen", [True, False], 0.9)))  # fmt: skip
+    by_measure = {c.measure: c for c in compare_chosen([one, two])}
+    title = by_measure["title"]
+    assert (title.chosen, title.best, title.best_method) == (0.75, 0.75, "page")
+    assert (title.sites_at_least, title.sites) == (1, 2)
+    assert [(s.site, s.chosen, s.best, s.best_method) for s in title.short] == [
+        ("two", 0.5, 1.0, "page")]  # fmt: skip
+    body = by_measure["F1 rest"]  # every post is outside the feed here
+    assert body.sites_at_least == 2 and body.short == () and body.chosen == pytest.approx(0.9)
+    assert by_measure["F1 feed"].sites == 0  # no single method has a value
+    text = render_templates([one, two])
+    assert "chosen against the best single method" in text
+    assert "short on title: two 0.500 < page 1.000" in text
+    assert templates_json([one, two])["chosen_against_best"][2]["measure"] == "title"
+    assert compare_chosen([SiteRun("x", 2, 0, 2, (), (_run("page", [True], 1.0),))]) == []
+
+
 def test_unparsable_feed_leaves_methods_unfitted(tmp_path: Path) -> None:
     (site,) = find_sites(_site(tmp_path, feed="\x00\x01 not a feed"))
     result = run_site(site, TemplatesOptions((_Recorder,)))
@@ -216,6 +247,14 @@ def test_unparsable_feed_leaves_methods_unfitted(tmp_path: Path) -> None:
     posts = [p for p in run.pages if p.is_post_page]
     assert all(p.error and "NotFittedError" in p.error and p.f1 == 0.0 for p in posts)
     assert "not fitted: jane__garden" in render_templates([result])
+
+
+def test_chosen_without_a_feed_to_check_on_is_the_page_level(tmp_path: Path) -> None:
+    (site,) = find_sites(_site(tmp_path, feed="\x00\x01 not a feed"))
+    page, chosen = run_site(site, TemplatesOptions((PageLevelMethod, ChosenMethod))).methods
+    assert not chosen.fitted and not any(p.error for p in chosen.pages)
+    assert [(p.predicted, p.title, p.f1) for p in chosen.pages] == [
+        (p.predicted, p.title, p.f1) for p in page.pages]  # fmt: skip
 
 
 def test_bench_templates_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -228,6 +267,8 @@ def test_bench_templates_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert {"measures", "max_fit_items", "methods", "pooled", "sites"} <= set(data)
     assert data["sites"][0]["site"] == "jane__garden" and "page" in data["pooled"]
     assert "fit_cpu_seconds" in data["pooled"]["page"]
+    assert {"template", "page", "chosen"} <= set(data["methods"])  # chosen beside the others
+    assert "chosen against the best single method" in out
     if "trafilatura" in data["methods"]:  # the peer cannot tell posts, but finds their text
         peer = data["pooled"]["trafilatura"]
         assert peer["precision"] is None and peer["f1_in_feed"]["value"] > 0.5

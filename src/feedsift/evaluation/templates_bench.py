@@ -52,7 +52,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from feedsift.acquisition.feeds import ParsedFeed, parse_feed
 from feedsift.api import bundled_extractor
-from feedsift.errors import DatasetError, FeedsiftError, NotFittedError
+from feedsift.errors import DatasetError, FeedsiftError
 from feedsift.evaluation.datasets import find_page_file, marked_dirs, read_page_html
 from feedsift.evaluation.listings import DEFAULT_SITES_DIR
 from feedsift.evaluation.metrics import lcs_prf
@@ -184,14 +184,16 @@ class TemplateMethod:
 class ChosenMethod:
     """The per-field choice over the page level and the feed template (issue 17,
     :func:`~feedsift.sitelevel.combiner.cross_fit`): the template tells posts, and each field
-    comes from the method the feed's own items confirm. Not among the default methods, so
-    ``feedsift bench --templates`` reports what it did; pass it in ``factories``."""
+    comes from the method the feed's own items confirm. Before a fit (a site whose feed
+    links none of its pages) nothing was checked, so it is the page level, as the crawl
+    is for a site without a feed."""
 
     name = "chosen"
 
     def __init__(self, extractor: LearnedPageExtractor | None = None) -> None:
         self.extractor = extractor or bundled_extractor()
         self.posts = TemplateMethod(self.extractor)
+        self.page = PageLevelMethod(self.extractor)
         self.combiner: FieldCombiner | None = None
 
     def fit(self, feed: ParsedFeed, pages: Mapping[str, ParsedPage]) -> ChosenMethod:
@@ -200,11 +202,13 @@ class ChosenMethod:
         return self
 
     def is_post(self, page: ParsedPage) -> bool | None:
+        if self.combiner is None:
+            return self.page.is_post(page)
         return self.posts.is_post(page)
 
     def extract(self, page: ParsedPage) -> Article:
         if self.combiner is None:
-            raise NotFittedError("chosen: fit() it on the site's feed first")
+            return self.page.extract(page)
         return self.combiner.extract(page)
 
 
@@ -251,9 +255,9 @@ def _trafilatura_article(text: str, meta: Any) -> Article:
 
 
 def default_factories() -> list[MethodFactory]:
-    """The methods measured by default: the feed template, the page level, and trafilatura
-    when installed."""
-    factories: list[MethodFactory] = [TemplateMethod, PageLevelMethod]
+    """The methods measured by default: the feed template, the page level, the per-field
+    choice over those two (``chosen``), and trafilatura when installed."""
+    factories: list[MethodFactory] = [TemplateMethod, PageLevelMethod, ChosenMethod]
     if TrafilaturaPeer().available():
         factories.append(TrafilaturaMethod)
     return factories

@@ -7,7 +7,7 @@ Pooled figures are micro-averages: every page of every site weighs the same (a s
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +15,16 @@ from feedsift.evaluation.report import format_table
 from feedsift.evaluation.templates_bench import MAX_FIT_ITEMS, MethodRun, PageScore, SiteRun
 
 __all__ = [
+    "CHOSEN",
+    "COMPARED",
+    "Comparison",
     "Mean",
     "MethodSummary",
+    "Short",
+    "compare_chosen",
     "methods_of",
     "pooled_summaries",
+    "render_comparison",
     "render_templates",
     "summarize_method",
     "templates_json",
@@ -31,6 +37,11 @@ HEADERS = ["site", "method", "posts", "other", "fit", "P", "R", "title", "date",
 POOLED = "pooled"
 #: Errors quoted under the table (the JSON counts them all).
 ERROR_LINES = 5
+#: The method compared with every single one: the per-field choice (issue 17's combiner).
+CHOSEN = "chosen"
+#: Float noise allowed when telling whether chosen is at least the best single method:
+#: means of the same 0/1 scores may differ in the last bits only.
+EPSILON = 1e-9
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +117,91 @@ def summarize_method(method: str, runs: Sequence[MethodRun]) -> MethodSummary:
     )  # fmt: skip
 
 
+#: The measures chosen is compared on, by their table heading.
+COMPARED: tuple[tuple[str, Callable[[MethodSummary], float | None]], ...] = (
+    ("P", lambda s: s.precision), ("R", lambda s: s.recall),
+    ("title", lambda s: s.title.value), ("date", lambda s: s.date.value),
+    ("F1 feed", lambda s: s.f1_in_feed.value), ("F1 rest", lambda s: s.f1_not_in_feed.value),
+    ("title rest", lambda s: s.title_not_in_feed.value),
+    ("date rest", lambda s: s.date_not_in_feed.value),
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Short:
+    """A site where chosen falls short of its best single method on a measure."""
+
+    site: str
+    chosen: float | None
+    best: float
+    best_method: str
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Chosen against the best single method on one measure: pooled, and how many sites
+    have chosen at least as good as their own best single method (``short``: the others)."""
+
+    measure: str
+    chosen: float | None
+    best: float | None
+    best_method: str
+    sites_at_least: int
+    sites: int
+    short: tuple[Short, ...]
+
+
+def _known(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def _best(summaries: Sequence[MethodSummary], get: Callable[[MethodSummary], float | None]
+          ) -> tuple[float | None, str]:  # fmt: skip
+    """The best single method's value on one measure (not chosen; None: none has one)."""
+    values = [(v, s.method) for s in summaries if s.method != CHOSEN
+              if (v := _known(get(s))) is not None]  # fmt: skip
+    return max(values) if values else (None, "-")
+
+
+def _at_least(chosen: float | None, best: float) -> bool:
+    """Whether chosen is at least the best single method."""
+    return chosen is not None and chosen >= best - EPSILON
+
+
+def compare_chosen(results: Sequence[SiteRun]) -> list[Comparison]:
+    """Per measure of :data:`COMPARED`, chosen against the best single method, pooled and
+    per site (a site counts where some single method has a value); empty without chosen."""
+    pooled = pooled_summaries(results)
+    if not any(s.method == CHOSEN for s in pooled):
+        return []
+    per_site = [(r.site, [summarize_method(m.method, [m]) for m in r.methods]) for r in results]
+    return [_compare(measure, get, pooled, per_site) for measure, get in COMPARED]
+
+
+def _compare(
+    measure: str,
+    get: Callable[[MethodSummary], float | None],
+    pooled: Sequence[MethodSummary],
+    per_site: Sequence[tuple[str, Sequence[MethodSummary]]],
+) -> Comparison:
+    sites, short = 0, []
+    for site, summaries in per_site:
+        chosen, (best, method) = _chosen_value(summaries, get), _best(summaries, get)
+        if best is None:
+            continue  # no single method has a value here (no posts outside the feed...)
+        sites += 1
+        if not _at_least(chosen, best):
+            short.append(Short(site, chosen, best, method))
+    best, method = _best(pooled, get)
+    return Comparison(measure, _chosen_value(pooled, get), best, method,
+                      sites - len(short), sites, tuple(short))  # fmt: skip
+
+
+def _chosen_value(summaries: Sequence[MethodSummary],
+                  get: Callable[[MethodSummary], float | None]) -> float | None:  # fmt: skip
+    return next((_known(get(s)) for s in summaries if s.method == CHOSEN), None)
+
+
 def methods_of(results: Sequence[SiteRun]) -> list[str]:
     """Every method measured, in first-seen order."""
     return list(dict.fromkeys(m.method for r in results for m in r.methods))
@@ -158,13 +254,49 @@ LEGEND = (
 )
 
 
+COMPARISON_HEADERS = ["measure", "chosen", "best single", "method", "sites >= best"]
+
+
+def render_comparison(comparisons: Sequence[Comparison]) -> list[str]:
+    """Chosen against the best single method per measure, then the sites where it falls
+    short (no lines without chosen)."""
+    if not comparisons:
+        return []
+    rows = [[c.measure, _f(c.chosen), _f(c.best), c.best_method,
+             f"{c.sites_at_least}/{c.sites}"] for c in comparisons]  # fmt: skip
+    title = f"{CHOSEN} against the best single method (pooled; per site, its own best):"
+    lines = [title, format_table(COMPARISON_HEADERS, rows, left=1)]
+    for c in comparisons:
+        if c.short:
+            sites = ", ".join(f"{s.site} {_f(s.chosen)} < {s.best_method} {_f(s.best)}"
+                              for s in c.short)  # fmt: skip
+            lines.append(f"  short on {c.measure}: {sites}")
+    return [*lines, ""]
+
+
+def _cost_lines(results: Sequence[SiteRun]) -> list[str]:
+    """CPU of each method's page calls a page, and of chosen's fit a page (its checks)."""
+    pooled = pooled_summaries(results)
+    lines = [f"  {s.method}: {_per_page(s.page_cpu_seconds, s):.1f} ms a page, fit "
+             f"{_per_page(s.fit_cpu_seconds, s):.1f} ms a page" for s in pooled]  # fmt: skip
+    return ["CPU per page (posts and other pages; fit spread over them):", *lines, ""]
+
+
+def _per_page(seconds: float, summary: MethodSummary) -> float:
+    pages = summary.posts + summary.others
+    return 1000 * seconds / pages if pages else math.nan
+
+
 def render_templates(results: Sequence[SiteRun]) -> str:
-    """One row per site and method, then the pooled rows, the notes and a legend."""
+    """One row per site and method, then the pooled rows, chosen against the best single
+    method, the CPU a page, the notes and a legend."""
     rows = [row for result in results for row in _site_rows(result)]
     fitted = {s.method: s for s in pooled_summaries(results)}
     rows += [_cells(f"{POOLED} ({len(results)} sites)", f"{s.fitted_sites} sites", s)
              for s in fitted.values()]  # fmt: skip
-    lines = [format_table(HEADERS, rows, left=2), "", *_notes(results), *LEGEND]
+    lines = [format_table(HEADERS, rows, left=2), "",
+             *render_comparison(compare_chosen(results)), *_cost_lines(results),
+             *_notes(results), *LEGEND]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
@@ -212,5 +344,14 @@ def templates_json(results: Sequence[SiteRun], max_items: int = MAX_FIT_ITEMS) -
         "max_fit_items": max_items,
         "methods": methods_of(results),
         "pooled": {s.method: _summary_json(s) for s in pooled_summaries(results)},
+        "chosen_against_best": [_comparison_json(c) for c in compare_chosen(results)],
         "sites": [_site_json(r) for r in results],
     }
+
+
+def _comparison_json(c: Comparison) -> dict[str, Any]:
+    return {"measure": c.measure, "chosen": _json_float(c.chosen), "best": _json_float(c.best),
+            "best_method": c.best_method, "sites_at_least": c.sites_at_least,
+            "sites": c.sites, "short": [{"site": x.site, "chosen": _json_float(x.chosen),
+                                          "best": _json_float(x.best), "method": x.best_method}
+                                         for x in c.short]}  # fmt: skip
