@@ -14,10 +14,10 @@ import pytest
 
 from feedsift.api import bundled_extractor
 from feedsift.errors import ModelError, NotFittedError
-from feedsift.extractors.base import PageExtractor
+from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import FeedItem, FeedSample
+from feedsift.records import Article, BodyPart, FeedItem, FeedSample
 from feedsift.saved_state import pack_state
 from feedsift.sitelevel.combiner import (
     MIN_CHECKS,
@@ -26,6 +26,7 @@ from feedsift.sitelevel.combiner import (
     checked_values,
     cross_fit,
     field_scores,
+    head_score,
 )
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
@@ -97,9 +98,9 @@ def test_a_right_template_title_path_wins_over_a_wrong_page_level(
 def test_fields_the_feed_cannot_check_stay_with_the_page_level(
     page_level: LearnedPageExtractor,
 ) -> None:
-    # excerpts only (no body check), and no authors in the feed
+    # teasers too short to be the post's start (no body check), and no authors in the feed
     template = _template(SITE_HEAD)
-    items = [FeedItem(i.url, i.title, i.description, None, i.published, (), i.tags)
+    items = [FeedItem(i.url, i.title, "A short teaser [...]", None, i.published, (), i.tags)
              for i in feed_sample(CHECKED, full_content=False).items]  # fmt: skip
     combiner = FieldCombiner(page_level, [template]).fit(items, pages_of(CHECKED, SITE_HEAD))
     for field in ("body", "authors"):
@@ -236,5 +237,58 @@ def test_a_long_uncut_description_counts_as_full_content() -> None:
     for cut in (FeedItem(url, "T", description=f"{long} [...]"),
                 FeedItem(url, "T", description=" ".join(long.split()[:80]))):  # fmt: skip
         values = checked_values(cut)
-        assert values is not None and values.truncated
-        assert "body" not in field_scores(values, None)
+        assert values is not None and values.truncated  # an excerpt: only its start is checked
+
+
+# -- excerpts: the body's start -------------------------------------------------------------
+
+
+def test_an_excerpt_checks_how_the_body_starts() -> None:
+    excerpt = " ".join(f"word{n}" for n in range(20))
+    assert head_score(excerpt, f"{excerpt} and the rest of the post") == 1.0
+    assert head_score(excerpt, f"Recent posts: one two three {excerpt}") == 0.75
+    assert head_score(excerpt, " ".join(excerpt.split()[5:])) < 0.9  # its first lines missing
+    url = "https://notes.example/p/"
+    teaser = checked_values(FeedItem(url, "T", description="A teaser line [...]"))
+    assert teaser is not None and "body" not in field_scores(teaser, None)
+    values = checked_values(FeedItem(url, "T", description=f"{excerpt} [...]"))
+    assert values is not None and field_scores(values, None)["body"] == 0.0
+
+
+class _SidebarFirst:
+    """``inner``'s article with a sidebar box before the post's text."""
+
+    def __init__(self, inner: PageExtractor, name: str) -> None:
+        self.inner, self.name = inner, name
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        article = self.inner.extract(page, options)
+        box = BodyPart("paragraph", "Recent posts: post number one, post number two, more")
+        return replace(article, body=(box, *article.body))
+
+
+@pytest.mark.parametrize("sidebar_first", ["page", "clean"])
+def test_on_excerpts_the_body_that_opens_with_the_post_is_chosen(
+    page_level: LearnedPageExtractor, sidebar_first: str
+) -> None:
+    posts = [*LEARNED, *CHECKED]
+    items = feed_sample(posts, full_content=False).items
+    plain = _Renamed(page_level, "clean")
+    own, other = (_SidebarFirst(page_level, "page"), plain) if sidebar_first == "page" else (
+        page_level, _SidebarFirst(plain, "clean"))  # fmt: skip
+    combiner = FieldCombiner(own, [other]).fit(items, pages_of(posts))
+    choice = combiner.choice("body")
+    assert choice.checks == len(posts)
+    assert choice.method == ("clean" if sidebar_first == "page" else "page")
+    article = combiner.extract(post_page(Post(30)))
+    assert not article.text.startswith("Recent posts") and Post(30).paragraphs[0] in article.text
+
+
+class _Renamed:
+    """``inner`` under another name (a second method that extracts as the page level)."""
+
+    def __init__(self, inner: PageExtractor, name: str) -> None:
+        self.inner, self.name = inner, name
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        return self.inner.extract(page, options)

@@ -12,9 +12,13 @@ pages of feed items with every method and scores each field against the item:
 * **published**: 1 when it is the feed's calendar day (in either's own time zone or in UTC);
 * **authors** and **tags**: bag-of-tokens F1 against the feed's names and set F1 against the
   feed's categories;
-* **body**: LCS F1 (:func:`~feedsift.evaluation.metrics.lcs_prf`) against the feed's content,
-  only where the feed carries full content (:data:`MIN_BODY_WORDS`; an RSS description of
-  :data:`MIN_FULL_DESCRIPTION_WORDS` that is not cut short counts as full content).
+* **body**: LCS F1 (:func:`~feedsift.evaluation.metrics.lcs_prf`) against the feed's content
+  where the feed carries full content (:data:`MIN_BODY_WORDS`; an RSS description of
+  :data:`MIN_FULL_DESCRIPTION_WORDS` that is not cut short counts as full content); where it
+  carries an excerpt of :data:`MIN_EXCERPT_WORDS` or more, LCS F1 of the excerpt against the
+  body's first as many words (:func:`head_score`): an excerpt is the start of the post, so a
+  body that opens in the header or a sidebar, or misses the post's first lines, scores low
+  (what the body does after its start is not checked there).
 
 A method is checked only on items it did not learn from (``learned``: the URLs each method
 was fitted on), so a template is never graded on the pages that taught it. Per method and
@@ -59,6 +63,7 @@ __all__ = [
     "FOLDS",
     "MIN_BODY_WORDS",
     "MIN_CHECKS",
+    "MIN_EXCERPT_WORDS",
     "MIN_FULL_DESCRIPTION_WORDS",
     "WINDOW",
     "FieldChoice",
@@ -68,6 +73,7 @@ __all__ = [
     "checked_values",
     "cross_fit",
     "field_scores",
+    "head_score",
 ]
 
 #: The fields chosen per site, named as :class:`~feedsift.records.Article` names them.
@@ -87,6 +93,10 @@ FOLDS = 2
 #: A description this long (in words) that does not end in an ellipsis is the whole post:
 #: RSS feeds without ``content:encoded`` often carry it there; a summary is a paragraph.
 MIN_FULL_DESCRIPTION_WORDS = 150
+#: An excerpt this long (in words; CJK characters count one each) is checked against the
+#: body's start: ten words are a sentence, while a shorter one is a subtitle or a teaser
+#: line ("Meine zentrale Methodenkompetenz.") that need not open the post.
+MIN_EXCERPT_WORDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,9 +420,22 @@ def _tags(values: ItemValues, article: Article | None) -> float | None:
 
 
 def _body(values: ItemValues, article: Article | None) -> float | None:
-    if values.truncated or len(tokenize(values.content)) < MIN_BODY_WORDS:
+    words = len(tokenize(values.content))
+    if values.truncated:
+        if words < MIN_EXCERPT_WORDS:
+            return None
+        return head_score(values.content, article.text) if article is not None else 0.0
+    if words < MIN_BODY_WORDS:
         return None
     return lcs_prf(article.text, values.content).f1 if article is not None else 0.0
+
+
+def head_score(excerpt: str, body: str) -> float:
+    """LCS F1 of a feed's ``excerpt`` against the first as many words of ``body``: 1 when
+    the body opens with the excerpt; a header line or sidebar before the post, or its
+    first lines missing, take their words' share off."""
+    head = tokenize(body)[: len(tokenize(excerpt))]
+    return lcs_prf(" ".join(head), excerpt).f1
 
 
 _CHECKS: dict[str, Callable[[ItemValues, Article | None], float | None]] = {
