@@ -19,6 +19,8 @@ from crawl_helpers import crawl_once, feedsift_command, subscribe, wait_for_rows
 from feedsift.crawl.templating import TemplateOptions
 from feedsift.evaluation.templates_bench import path_key as _key
 from feedsift.evaluation.templates_bench import title_matches
+from feedsift.sitelevel.combiner import FIELDS, saved_choices
+from feedsift.storage import Store
 from feedsift.testweb import TestWeb
 
 SSG = Path(__file__).resolve().parents[2] / "shared" / "sites" / "ssg"
@@ -66,6 +68,12 @@ def test_harvested_posts_take_the_fields_the_feed_checks_chose(tmp_path: Path) -
         counts = crawl_once(db, templates=TemplateOptions(combine=True))
         origins = {site.name: site.base_url for site in sites}
     assert counts.templates_learned == len(BLOGS)
+    with Store(db, create=False) as store:  # the checks are kept with each template
+        versions = store.templates.feed_versions()
+    assert len(versions) == len(BLOGS)
+    for version in versions:
+        assert version.checks is not None
+        assert set(saved_choices(version.checks)) == set(FIELDS)
     rows, titles = _stored(db), _titles(db)
     for name in BLOGS:
         gold = _gold(name)

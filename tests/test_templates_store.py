@@ -12,6 +12,7 @@ import pytest
 from feedsift.acquisition.feeds import parse_feed
 from feedsift.cli.main import main
 from feedsift.parsing.page import parse_page
+from feedsift.saved_state import pack_state
 from feedsift.storage import NewTemplate, Store, StoredTemplate
 from feedsift.storage.migrations import MIGRATIONS, SCHEMA_VERSION
 from feedsift.templates.learner import FeedTemplate
@@ -287,3 +288,73 @@ def test_show_says_when_titles_are_read_from_the_title_tag(
         _store_learned(store, _subscribe(store, FEED), template, T0)
     status, out, _ = run(capsys, "templates", "show", "blog.example", "--db", str(db))
     assert status == 0 and "titles are read from <title>" in out
+
+
+# -- the per-field checks (issue 17) -------------------------------------------------------
+
+
+def _checks(template_title: float = 1.0, items: int = 6) -> bytes:
+    """A combiner's saved checks: the template's titles right, the page level's wrong,
+    dates alike (a tie goes to the page level), bodies never checked."""
+    checks = {"page": {"title": [[0.0, 0.0]] * items, "published": [[1.0, 1.0]] * items},
+              "template": {"title": [[template_title, 0.0]] * items,
+                           "published": [[1.0, 1.0]] * items}}  # fmt: skip
+    state = {"min_checks": 3, "window": 12, "items": items, "checks": checks}
+    return pack_state("combiner", 1, state)
+
+
+def test_a_version_keeps_its_per_field_checks(tmp_path: Path) -> None:
+    with Store(tmp_path / "t.db") as store:
+        feed = _subscribe(store, FEED)
+        unchecked = store.templates.add(_new(feed, T0))
+        checked = store.templates.add(replace(_new(feed, T0 + timedelta(days=1)), checks=_checks()))
+        assert unchecked.checks is None and checked.checks == _checks()
+        assert store.templates.current(feed) == checked
+        (version,) = store.templates.feed_versions()
+        assert version.checks == _checks()
+
+
+def test_a_version_4_database_gains_the_checks_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    connection = sqlite3.connect(path)
+    for script in MIGRATIONS[:4]:
+        connection.executescript(script)
+    connection.execute("PRAGMA user_version = 4")
+    connection.commit()
+    connection.close()
+    with Store(path, create=False) as store:
+        assert store.database.previous_version == 4
+        feed = _subscribe(store, FEED)
+        assert store.templates.add(_new(feed, T0)).checks is None
+
+
+def test_show_and_stats_print_the_per_field_choice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, learned: FeedTemplate
+) -> None:
+    db = tmp_path / "t.db"
+    with Store(db) as store:
+        feed = _subscribe(store, FEED)
+        new = NewTemplate(feed, "blog.example", T0, T0, 3, str(learned.key_path),
+                          learned.to_bytes(), _checks())  # fmt: skip
+        store.templates.add(new)
+    status, out, _ = run(capsys, "templates", "show", "blog.example", "--db", str(db))
+    assert status == 0 and "per field, checked on the feed's items against the page level" in out
+    lines = [line.split(maxsplit=2) for line in out.splitlines()]
+    assert ["title", "template", "1.00 against the page level's 0.00 on the same 6 items"] in lines
+    assert ["published", "page", "1.00 against template's 1.00 on the same 6 items"] in lines
+    assert ["body", "page", "no feed item could check it"] in lines
+    status, out, _ = run(capsys, "stats", "--db", str(db))
+    assert status == 0 and "title 1.00/0.00" in out and "published" not in out
+
+
+def test_unreadable_checks_are_said_on_their_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, learned: FeedTemplate
+) -> None:
+    db = tmp_path / "t.db"
+    with Store(db) as store:
+        new = NewTemplate(_subscribe(store, FEED), "blog.example", T0, T0, 3,
+                          str(learned.key_path), learned.to_bytes(), b"not a state")  # fmt: skip
+        store.templates.add(new)
+    status, out, _ = run(capsys, "templates", "show", "blog.example", "--db", str(db))
+    assert status == 0 and "per-field checks unreadable" in out
+    assert "checks unreadable" in run(capsys, "stats", "--db", str(db))[1]

@@ -6,6 +6,7 @@ import argparse
 
 from feedsift.cli import EXIT_OK, Subparsers
 from feedsift.cli.store_args import add_db_argument
+from feedsift.errors import ModelError
 from feedsift.storage import (
     FeedStats,
     FeedTemplateVersion,
@@ -106,14 +107,31 @@ def method_lines(methods: list[MethodStats], learned: dict[str, int]) -> list[st
 
 
 def template_lines(templates: list[FeedTemplateVersion]) -> list[str]:
-    """Each feed's current template: its version (above 1: relearned after drift)."""
-    lines = [f"{'feed template':60} {'version':>7} {'items':>5}  since"]
+    """Each feed's current template: its version (above 1: relearned after drift), and the
+    fields its checks on the feed's items gave it (the others are the page level's)."""
+    lines = [f"{'feed template':60} {'version':>7} {'items':>5}  {'since':16}  fields"]
     for t in templates:
         drifts = t.version - 1
         drift = f"  (relearned after {drifts} drift{'s' if drifts > 1 else ''})" if drifts else ""
         lines.append(f"{_clip(t.feed_url, 60):60} {t.version:7} {t.items:5}  "
-                     f"{t.valid_from:%Y-%m-%d %H:%M}{drift}")  # fmt: skip
+                     f"{t.valid_from:%Y-%m-%d %H:%M}  {_fields(t.checks)}{drift}")  # fmt: skip
     return lines
+
+
+def _fields(checks: bytes | None) -> str:
+    """The fields the checks gave the template, with their scores ("title 1.00/0.00": the
+    template's against the page level's); "unchecked" without checks, "-" for none."""
+    if checks is None:
+        return "unchecked"
+    from feedsift.sitelevel.combiner import saved_choices  # the combiner is heavy to import
+
+    try:
+        choices = saved_choices(checks).values()
+    except ModelError:
+        return "checks unreadable"
+    won = [f"{c.field} {c.score:.2f}/{c.page_score:.2f}" for c in choices
+           if c.method != "page" and c.score is not None and c.page_score is not None]
+    return ", ".join(won) or "-"
 
 
 def _clip(text: str, width: int) -> str:

@@ -32,12 +32,17 @@ examples:
   feedsift templates show https://blog.example.org/ --db crawl.db
 output of show, per path: PROPERTY  SUPPORT/ITEMS  PATH (best supported first), e.g.
   content    12/20  |html|body|div[@class=post]|div[@class=content]
+and, where the crawl checked the template on the feed's own items, per field the method
+chosen (template or the page level) with its score against the page level's, e.g.
+  title    template  1.00 against the page level's 0.00 on the same 6 items
 """
 
 #: Width of the property column of ``show``: the longest property name ("content") and a space.
 PROPERTY_WIDTH = 8
 #: Width of the support column of ``show``: "20/20" with room for feeds of 100+ items.
 SUPPORT_WIDTH = 7
+#: Width of the method column of the per-field choice: "template" and a space.
+METHOD_WIDTH = 9
 #: How learned and valid-from times are printed: to the second, in UTC.
 MOMENT_FORMAT = "%Y-%m-%d %H:%M:%S UTC"
 
@@ -126,6 +131,22 @@ def version_lines(template: StoredTemplate) -> list[str]:
             lines.append(f"    {name:{PROPERTY_WIDTH}} {support:>{SUPPORT_WIDTH}}  {cluster.path}")
     if learned.title_in_head_:
         lines.append("    titles are read from <title>: it says every learned item's feed title")
+    if template.checks is not None:
+        lines.extend(check_lines(template.checks))
+    return lines
+
+
+def check_lines(checks: bytes) -> list[str]:
+    """Per field, the method the feed's own items chose over the page level, and why."""
+    from feedsift.sitelevel.combiner import saved_choices  # the combiner is heavy to import
+
+    try:
+        choices = saved_choices(checks)
+    except ModelError as exc:
+        return [f"    per-field checks unreadable: {exc}"]
+    lines = ["    per field, checked on the feed's items against the page level:"]
+    for field, choice in choices.items():
+        lines.append(f"    {field:{PROPERTY_WIDTH}} {choice.method:{METHOD_WIDTH}} {choice.reason}")
     return lines
 
 

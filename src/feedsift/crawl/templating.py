@@ -17,7 +17,8 @@ After each poll of a feed (and the fetch of its new pages) the crawl calls
 With ``TemplateOptions.combine`` (off by default, no command-line flag yet: issue 17 part 3
 will make it the one path) a first template is also checked field by field against the page
 level on the feed's items, and the harvest's posts take each field from the method the
-checks chose (:mod:`feedsift.sitelevel.combiner`); the checks are not stored.
+checks chose (:mod:`feedsift.sitelevel.combiner`); the checks are stored with the template
+version (``feedsift templates show`` and ``feedsift stats`` print the choice).
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ class Templating:
             self._tell("template", f"{feed.url}: no template learned: {outcome.error}")
             return None
         now = self.services.clock()
-        new = NewTemplate(feed.id, site, now, now, outcome.items, outcome.key_path, outcome.state)
+        new = NewTemplate(feed.id, site, now, now, outcome.items, outcome.key_path,
+                          outcome.state, outcome.checks)  # fmt: skip
         with self.services.store.transaction():
             stored = self.services.store.templates.add(new)
         self.services.counts.templates_learned += 1

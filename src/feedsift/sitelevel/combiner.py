@@ -74,6 +74,7 @@ __all__ = [
     "cross_fit",
     "field_scores",
     "head_score",
+    "saved_choices",
 ]
 
 #: The fields chosen per site, named as :class:`~feedsift.records.Article` names them.
@@ -316,6 +317,26 @@ class FieldCombiner:
             raise ModelError(f"not a saved combiner state: {exc}") from exc
         combiner._rescore()
         return combiner
+
+
+def saved_choices(
+    data: bytes, page_level: str = "page", methods: Sequence[str] = ("template",)
+) -> dict[str, FieldChoice]:
+    """Per field, the choice a saved combiner state makes over the page level and methods
+    of these names, with the scores: for reports, which need no extractor to read it
+    (ModelError when ``data`` is not a combiner's state)."""
+    named = [_Named(name) for name in methods]
+    return dict(FieldCombiner.from_bytes(data, _Named(page_level), named).choices_)
+
+
+class _Named:
+    """A method known by its name only: its saved scores can be read, it extracts nothing."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        raise NotFittedError(f"{self.name}: only its saved checks are at hand here")
 
 
 #: Fits a site method (a feed template) on a feed sample and the pages its items link.

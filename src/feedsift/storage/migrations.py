@@ -142,8 +142,14 @@ CREATE TABLE url_params (
 CREATE INDEX items_title ON items(title)
 """
 
+#: v5: a template version's per-field checks against the page level on the feed's items
+#: (a :class:`~feedsift.sitelevel.combiner.FieldCombiner`'s state; NULL: not checked).
+_V5 = """
+ALTER TABLE templates ADD COLUMN checks BLOB
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -5,7 +5,10 @@ the next version, and the older rows stay: a version holds from its ``valid_from
 the next version's, so a page is read with the template of its time (:meth:`TemplateTable.at`).
 The learner state is kept as the learner saved it (:meth:`FeedTemplate.to_bytes
 <feedsift.templates.learner.FeedTemplate.to_bytes>`); the key-path and the item count sit
-in their own columns so that listings need not read it.
+in their own columns so that listings need not read it. ``checks`` holds, when the crawl
+checked the template per field against the page level on the feed's own items (issue 17),
+the :class:`~feedsift.sitelevel.combiner.FieldCombiner`'s state: which method makes each
+field on the site, and its scores.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class NewTemplate:
     items: int  #: feed items it was learned from
     key_path: str  #: the promoted key-path in path notation
     state: bytes  #: the learner's saved state
+    checks: bytes | None = None  #: the per-field checks' state (None: not checked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,7 @@ class StoredTemplate:
     items: int
     key_path: str
     state: bytes
+    checks: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +60,7 @@ class FeedTemplateVersion:
     version: int
     items: int  #: items it was learned from
     valid_from: datetime
+    checks: bytes | None = None  #: its per-field checks (None: not checked)
 
 
 class TemplateTable:
@@ -67,11 +73,12 @@ class TemplateTable:
         """Store ``new`` as the feed's next version (its highest so far plus one)."""
         cursor = self._db.execute(
             "INSERT INTO templates (feed_id, site, version, valid_from, learned_at, items,"
-            " key_path, state) SELECT :feed, :site, COALESCE(MAX(version), 0) + 1, :valid_from,"
-            " :learned_at, :items, :key_path, :state FROM templates WHERE feed_id = :feed",
+            " key_path, state, checks) SELECT :feed, :site, COALESCE(MAX(version), 0) + 1,"
+            " :valid_from, :learned_at, :items, :key_path, :state, :checks FROM templates"
+            " WHERE feed_id = :feed",
             {"feed": new.feed_id, "site": new.site, "valid_from": moment_to_db(new.valid_from),
              "learned_at": moment_to_db(new.learned_at), "items": new.items,
-             "key_path": new.key_path, "state": new.state},
+             "key_path": new.key_path, "state": new.state, "checks": new.checks},
         )  # fmt: skip
         row = self._db.execute(
             "SELECT * FROM templates WHERE id = ?", (cursor.lastrowid,)
@@ -106,12 +113,13 @@ class TemplateTable:
         """Each feed's newest template version (a version above 1: the site changed its
         template and it was relearned)."""
         rows = self._db.execute(
-            "SELECT f.url, t.version, t.items, t.valid_from FROM templates t"
+            "SELECT f.url, t.version, t.items, t.valid_from, t.checks FROM templates t"
             " JOIN feeds f ON f.id = t.feed_id WHERE t.version ="
             " (SELECT MAX(version) FROM templates WHERE feed_id = t.feed_id) ORDER BY f.url"
         )
-        return [FeedTemplateVersion(str(url), int(version), int(items), _moment(valid_from))
-                for url, version, items, valid_from in rows]  # fmt: skip
+        return [FeedTemplateVersion(str(url), int(version), int(items), _moment(valid_from),
+                                    None if checks is None else bytes(checks))
+                for url, version, items, valid_from, checks in rows]  # fmt: skip
 
     def sites(self) -> list[tuple[str, int]]:
         """Every site with templates and how many (all versions of all its feeds)."""
@@ -130,6 +138,7 @@ def _record(row: sqlite3.Row) -> StoredTemplate:
         items=int(row["items"]),
         key_path=str(row["key_path"]),
         state=bytes(row["state"]),
+        checks=None if row["checks"] is None else bytes(row["checks"]),
     )
 
 
