@@ -27,6 +27,7 @@ from feedsift.sitelevel.combiner import (
     cross_fit,
     field_scores,
     head_score,
+    saved_choices,
 )
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
@@ -131,6 +132,7 @@ def test_the_state_round_trips(page_level: LearnedPageExtractor) -> None:
     assert again.items_checked_ == combiner.items_checked_
     page = post_page(Post(30), SITE_HEAD)
     assert again.extract(page) == combiner.extract(page)
+    assert saved_choices(combiner.to_bytes()) == ("page", combiner.choices_)  # no extractor
 
 
 def test_another_state_is_refused(page_level: LearnedPageExtractor) -> None:

@@ -73,7 +73,8 @@ def test_harvested_posts_take_the_fields_the_feed_checks_chose(tmp_path: Path) -
     assert len(versions) == len(BLOGS)
     for version in versions:
         assert version.checks is not None
-        assert set(saved_choices(version.checks)) == set(FIELDS)
+        page_level, choices = saved_choices(version.checks)
+        assert page_level == "page" and set(choices) == set(FIELDS)
     rows, titles = _stored(db), _titles(db)
     for name in BLOGS:
         gold = _gold(name)

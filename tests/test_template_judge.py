@@ -3,6 +3,7 @@ blog whose tag pages and about page reuse the post markup (as Hugo and Jekyll th
 
 from __future__ import annotations
 
+import asyncio
 import html
 
 import pytest
@@ -12,8 +13,11 @@ from lxml import etree
 
 from feedsift.acquisition.feeds import parse_feed
 from feedsift.api import bundled_extractor
+from feedsift.crawl.extraction import ArrivalExtraction
 from feedsift.crawl.template_jobs import FetchedPage, HarvestJob, harvest_page
+from feedsift.extractors.base import ExtractOptions
 from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.records import Article
 from feedsift.templates.judge import PostJudge, is_site_page
 from feedsift.templates.learner import FeedTemplate
 
@@ -179,3 +183,37 @@ def test_harvest_page_with_an_unreadable_template_keeps_the_links(judge: PostJud
     outcome = harvest_page(_job(judge, _post(0), _url(0), template=b"not a template"))
     assert outcome.error and outcome.verdict is None and outcome.extraction is None
     assert f"{SITE}/about/" in outcome.links
+
+
+class _Counting:
+    """The bundled page level, counting its pages: the session's extractor in a crawl."""
+
+    name = "page"
+
+    def __init__(self) -> None:
+        self.inner, self.pages = bundled_extractor(), 0
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        self.pages += 1
+        return self.inner.extract(page, options)
+
+
+def test_harvest_page_judges_with_the_extractor_it_is_given(judge: PostJudge) -> None:
+    session = _Counting()
+    tag = _tag_page()
+    job = _job(judge, etree.tostring(tag.root, encoding="unicode"), tag.url or "")
+    assert harvest_page(job, extractor=session).verdict == "listing"  # its veto
+    assert session.pages == 1
+
+
+def _given(value: int, *, extractor: object) -> tuple[int, object]:
+    return value, extractor
+
+
+def test_the_extraction_stage_gives_template_jobs_the_session_extractor() -> None:
+    session = _Counting()
+    stage = ArrivalExtraction(session, site_level=None)
+    try:
+        assert asyncio.run(stage.run_extracting("quietbench", _given, 7)) == (7, session)
+    finally:
+        stage.close()

@@ -126,11 +126,11 @@ def _fields(checks: bytes | None) -> str:
     from feedsift.sitelevel.combiner import saved_choices  # the combiner is heavy to import
 
     try:
-        choices = saved_choices(checks).values()
+        page, choices = saved_choices(checks)
     except ModelError:
         return "checks unreadable"
-    won = [f"{c.field} {c.score:.2f}/{c.page_score:.2f}" for c in choices
-           if c.method != "page" and c.score is not None and c.page_score is not None]
+    won = [f"{c.field} {c.score:.2f}/{c.page_score:.2f}" for c in choices.values()
+           if c.method != page and c.score is not None and c.page_score is not None]
     return ", ".join(won) or "-"
 
 

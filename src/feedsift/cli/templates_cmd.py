@@ -141,7 +141,7 @@ def check_lines(checks: bytes) -> list[str]:
     from feedsift.sitelevel.combiner import saved_choices  # the combiner is heavy to import
 
     try:
-        choices = saved_choices(checks)
+        _, choices = saved_choices(checks)
     except ModelError as exc:
         return [f"    per-field checks unreadable: {exc}"]
     lines = ["    per field, checked on the feed's items against the page level:"]

@@ -22,6 +22,7 @@ bounded in time and memory (:mod:`feedsift.acquisition.feedworker`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import time
@@ -213,6 +214,17 @@ class ArrivalExtraction:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._worker_of(site), function, *args)
 
+    async def run_extracting(self, site: str, function: Callable[..., T], *args: object) -> T:
+        """:meth:`run`, with the session's extractor given to ``function`` as ``extractor=``:
+        the one this stage was made with (in a worker process, the copy the process started
+        with, not sent again with every job)."""
+        loop = asyncio.get_running_loop()
+        worker = self._worker_of(site)
+        if self.jobs > 1:
+            return await loop.run_in_executor(worker, _worker_call, function, args)
+        call = functools.partial(function, *args, extractor=self.extractor)
+        return await loop.run_in_executor(worker, call)
+
     async def save_sites(self, sites: Sequence[str]) -> list[SavedSite]:
         """The learner state of ``sites`` (those learned so far), from their workers."""
         loop = asyncio.get_running_loop()
@@ -264,6 +276,11 @@ def _start_worker(
 def _worker_extract(job: ExtractionJob) -> ExtractionOutcome:
     assert _WORKER.extractor is not None and _WORKER.options is not None
     return extract_job(job, _WORKER.extractor, _WORKER.options, _WORKER.models)
+
+
+def _worker_call(function: Callable[..., T], args: tuple[object, ...]) -> T:
+    assert _WORKER.extractor is not None
+    return function(*args, extractor=_WORKER.extractor)
 
 
 def _worker_save(sites: tuple[str, ...]) -> list[SavedSite]:

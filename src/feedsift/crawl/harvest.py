@@ -122,7 +122,7 @@ class Harvester:
         else:
             page = stored
         job = HarvestJob(page, template.state, site, stored=page is stored, checks=self.checks)
-        outcome = await self.context.extraction.run(site, harvest_page, job)
+        outcome = await self.context.extraction.run_extracting(site, harvest_page, job)
         return outcome, fetched
 
     def _stored(self, key: str) -> FetchedPage | None:

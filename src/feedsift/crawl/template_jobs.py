@@ -4,6 +4,8 @@ Each job carries what it needs as bytes (pages, a saved template), so any worker
 and the event loop only fetches and stores. See :mod:`feedsift.crawl.templating` for when
 the crawl asks for them.
 
+The page level in these jobs (the listing veto, the combiner's) is the session's extractor,
+given by :meth:`~feedsift.crawl.extraction.ArrivalExtraction.run_extracting`.
 When asked (``TemplateOptions.combine``), learning also checks the template against the page
 level on the feed's own items (:func:`~feedsift.sitelevel.combiner.cross_fit`), and the
 harvest's posts take each field from the method those checks chose, not all from the
@@ -21,6 +23,7 @@ from feedsift.crawl.extraction import ExtractionJob, ExtractionOutcome
 from feedsift.crawl.links import canonical_link, page_links
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError
+from feedsift.extractors.base import PageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article
 from feedsift.sitelevel.combiner import FieldCombiner, cross_fit
@@ -97,10 +100,15 @@ def _parse(page: FetchedPage) -> ParsedPage:
 
 
 def learn_template(
-    feed: ParsedFeed, pages: tuple[FetchedPage, ...], combine: bool = False
+    feed: ParsedFeed,
+    pages: tuple[FetchedPage, ...],
+    combine: bool = False,
+    *,
+    extractor: PageExtractor | None = None,
 ) -> LearnOutcome:
     """Fit a :class:`~feedsift.templates.FeedTemplate` on the feed and its items' pages
-    (and, with ``combine``, check it per field against the page level on them)."""
+    (and, with ``combine``, check it per field against the page level on them:
+    ``extractor``, the session's, else the bundled model)."""
     parsed: dict[str, ParsedPage] = {}
     for page in pages:
         try:
@@ -114,7 +122,8 @@ def learn_template(
         return LearnOutcome(None, None, template.items_learned_, reason)
     checks = None
     if combine:
-        combiner = cross_fit(bundled_extractor(), fit_template, feed.sample(), parsed)
+        page_level = extractor or bundled_extractor()
+        combiner = cross_fit(page_level, fit_template, feed.sample(), parsed)
         checks = combiner.to_bytes()
     return LearnOutcome(template.to_bytes(), str(template.key_path), template.items_learned_,
                         checks=checks)  # fmt: skip
@@ -132,11 +141,12 @@ def check_pages(template: bytes, pages: tuple[FetchedPage, ...]) -> tuple[bool, 
     return tuple(verdicts)
 
 
-def harvest_page(job: HarvestJob) -> HarvestOutcome:
+def harvest_page(job: HarvestJob, *, extractor: PageExtractor | None = None) -> HarvestOutcome:
     """Judge a page met through links: its links, and its article if it is a new post.
 
-    The template judges it, and the bundled page-level model vetoes listings
-    (:class:`~feedsift.templates.judge.PostJudge`): no page found this way is a feed item.
+    The template judges it, and the page level (``extractor``, the session's, else the
+    bundled model) vetoes listings (:class:`~feedsift.templates.judge.PostJudge`) and is
+    the combiner's page level: no page found this way is a feed item.
     A page whose judging fails keeps its links (the walk goes on through it).
     """
     started = time.perf_counter()
@@ -150,8 +160,9 @@ def harvest_page(job: HarvestJob) -> HarvestOutcome:
         return HarvestOutcome(job, None, links, None, canonical=canonical)
     try:
         template = FeedTemplate.from_bytes(job.template)
-        verdict = PostJudge(template, bundled_extractor()).verdict(page)
-        article = _post_article(job, template, page) if verdict == "post" else None
+        page_level = extractor or bundled_extractor()
+        verdict = PostJudge(template, page_level).verdict(page)
+        article = _post_article(job, (page_level, template), page) if verdict == "post" else None
     except FeedsiftError as exc:
         return HarvestOutcome(job, None, links, None, str(exc), canonical)
     if article is None:
@@ -160,12 +171,15 @@ def harvest_page(job: HarvestJob) -> HarvestOutcome:
                           canonical)  # fmt: skip
 
 
-def _post_article(job: HarvestJob, template: FeedTemplate, page: ParsedPage) -> Article:
-    """The harvested post's article: the template's, or per field the checked choice."""
+def _post_article(
+    job: HarvestJob, methods: tuple[PageExtractor, FeedTemplate], page: ParsedPage
+) -> Article:
+    """The harvested post's article: the template's, or per field the checked choice
+    between the page level and the template (``methods``)."""
+    page_level, template = methods
     if job.checks is None:
         return template.extract(page)
-    combiner = FieldCombiner.from_bytes(job.checks, bundled_extractor(), [template])
-    return combiner.extract(page)
+    return FieldCombiner.from_bytes(job.checks, page_level, [template]).extract(page)
 
 
 def _stored_post(job: HarvestJob, article: Article, started: float) -> ExtractionOutcome:

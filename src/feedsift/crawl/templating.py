@@ -90,8 +90,8 @@ class Templating:
             return None
         site = site_of(pages[0].url)
         combine = self.options.combine and current is None  # checks serve the first harvest
-        outcome = await self.services.extraction.run(site, learn_template, parsed, pages,
-                                                     combine)  # fmt: skip
+        outcome = await self.services.extraction.run_extracting(site, learn_template, parsed,
+                                                                pages, combine)  # fmt: skip
         if outcome.state is None or outcome.key_path is None:
             self._tell("template", f"{feed.url}: no template learned: {outcome.error}")
             return None

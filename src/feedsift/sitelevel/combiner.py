@@ -291,7 +291,8 @@ class FieldCombiner:
         """Parameters and checks as JSON-safe data (the methods themselves are not saved)."""
         self.check_fitted()
         return {"min_checks": self.min_checks, "window": self.window,
-                "items": self.items_checked_, "checks": self.checks_}  # fmt: skip
+                "items": self.items_checked_, "checks": self.checks_,
+                "page_level": self.page_level.name}  # fmt: skip
 
     def to_bytes(self) -> bytes:
         """The state in the learners' envelope (:mod:`feedsift.saved_state`)."""
@@ -319,14 +320,17 @@ class FieldCombiner:
         return combiner
 
 
-def saved_choices(
-    data: bytes, page_level: str = "page", methods: Sequence[str] = ("template",)
-) -> dict[str, FieldChoice]:
-    """Per field, the choice a saved combiner state makes over the page level and methods
-    of these names, with the scores: for reports, which need no extractor to read it
-    (ModelError when ``data`` is not a combiner's state)."""
-    named = [_Named(name) for name in methods]
-    return dict(FieldCombiner.from_bytes(data, _Named(page_level), named).choices_)
+def saved_choices(data: bytes) -> tuple[str, dict[str, FieldChoice]]:
+    """The page level's name and, per field, the choice a saved combiner state makes, with
+    the scores: for reports, which need no extractor to read it (ModelError when ``data``
+    is not a combiner's state; a state saved without the page level's name: ``page``)."""
+    state = unpack_state(FieldCombiner.name, FieldCombiner.schema_version, data)
+    try:
+        page = str(state.get("page_level") or "page")
+        methods = [_Named(str(name)) for name in state["checks"] if name != page]
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ModelError(f"not a saved combiner state: {exc}") from exc
+    return page, dict(FieldCombiner.from_bytes(data, _Named(page), methods).choices_)
 
 
 class _Named:
