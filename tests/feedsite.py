@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import FeedItem, FeedSample
@@ -123,3 +124,19 @@ def feed_sample(posts: list[Post], full_content: bool = True) -> FeedSample:
 
 def pages_of(posts: list[Post], layout: Layout = Layout()) -> dict[str, ParsedPage]:
     return {post.url: post_page(post, layout) for post in posts}
+
+
+def feed_xml(posts: list[Post]) -> bytes:
+    """An RSS feed of ``posts`` with their full content (newest first), as a site serves it."""
+    items = "".join(
+        f"<item><title>{html.escape(p.title)}</title><link>{p.url}</link>"
+        f"<pubDate>{format_datetime(p.day)}</pubDate><content:encoded><![CDATA["
+        + "".join(f"<p>{text}</p>" for text in p.paragraphs) + "]]></content:encoded></item>"
+        for p in sorted(posts, key=lambda p: -p.number)
+    )
+    return (
+        '<?xml version="1.0" encoding="utf-8"?><rss version="2.0" '
+        'xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel>'
+        f"<title>{SITE_NAME}</title><link>{SITE}/</link><description>Notes</description>"
+        f"{items}</channel></rss>"
+    ).encode()

@@ -22,6 +22,8 @@ import pytest
 from crawl_helpers import crawl_once, subscribe
 from feedsift.acquisition.feeds import FeedEntry, parse_feed
 from feedsift.cli.main import main
+from feedsift.crawl.templating import TemplateOptions
+from feedsift.saved_state import unpack_state
 from feedsift.storage import Store
 from feedsift.templates.learner import FeedTemplate
 
@@ -114,3 +116,28 @@ def test_a_theme_change_is_drift_and_a_new_version_is_learned(
     assert "heti" in versions[1].key_path  # the second theme's article container
     assert main(["stats", "--db", str(db)]) == 0
     assert "relearned after 1 drift" in capsys.readouterr().out
+
+
+def test_a_later_poll_checks_the_template_fields_again(site: _Site, tmp_path: Path) -> None:
+    """With the per-field checks (issue 17), each poll's new items are checked too and the
+    stored checks grow; no drift, so the version stays."""
+    posts = _posts(BEFORE, "a", 7)
+    for path, _, body in posts:
+        site.files[path] = (body, "text/html; charset=utf-8")
+    site.feed([(path, entry) for path, entry, _ in posts[3:]])
+    db = tmp_path / "f.db"
+    subscribe(db, [site.base + "/feed.xml"])
+    options = TemplateOptions(harvest=False, combine=True)
+    assert crawl_once(db, templates=options).templates_learned == 1
+    first = _checked_items(db)
+    site.feed([(path, entry) for path, entry, _ in posts])
+    assert crawl_once(db, templates=options).template_drifts == 0
+    assert _checked_items(db) == first + 3
+
+
+def _checked_items(db: Path) -> int:
+    """The feed items the stored template's per-field checks have seen."""
+    with Store(db) as store:
+        (version,) = store.templates.feed_versions()
+    assert version.version == 1 and version.checks is not None
+    return int(unpack_state("combiner", 1, version.checks)["items"])

@@ -14,12 +14,20 @@ from lxml import etree
 from feedsift.acquisition.feeds import parse_feed
 from feedsift.api import bundled_extractor
 from feedsift.crawl.extraction import ArrivalExtraction
-from feedsift.crawl.template_jobs import FetchedPage, HarvestJob, harvest_page
+from feedsift.crawl.template_jobs import (
+    FetchedPage,
+    HarvestJob,
+    harvest_page,
+    learn_template,
+    recheck_fields,
+)
 from feedsift.extractors.base import ExtractOptions
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article
+from feedsift.sitelevel.combiner import saved_choices
 from feedsift.templates.judge import PostJudge, is_site_page
 from feedsift.templates.learner import FeedTemplate
+from feedsite import FEED_URL, Layout, Post, feed_xml, post_html
 
 SITE = "https://quietbench.example"
 TITLES = (
@@ -217,3 +225,23 @@ def test_the_extraction_stage_gives_template_jobs_the_session_extractor() -> Non
         assert asyncio.run(stage.run_extracting("quietbench", _given, 7)) == (7, session)
     finally:
         stage.close()
+
+
+def _fetched(posts: list[Post], layout: Layout) -> tuple[FetchedPage, ...]:
+    return tuple(FetchedPage(p.url, p.url, post_html(p, layout).encode(), "text/html")
+                 for p in posts)  # fmt: skip
+
+
+def test_a_later_poll_checks_the_fields_again_and_a_redesign_moves_the_choice() -> None:
+    first, later = [Post(n) for n in range(1, 11)], [Post(n) for n in range(11, 19)]
+    feed = parse_feed(feed_xml(first), FEED_URL)
+    # the page's head names the site: the page level's titles are wrong, the template's right
+    outcome = learn_template(feed, _fetched(first, Layout(site_head=True)), combine=True)
+    assert outcome.checks is not None and outcome.state is not None
+    assert saved_choices(outcome.checks)[1]["title"].method == "template"
+    # the redesign: the head names the post again, the template's heading shows a promotion
+    polled = parse_feed(feed_xml([*first, *later]), FEED_URL)
+    checks = recheck_fields(outcome.checks, outcome.state, polled,
+                            _fetched(later, Layout(promo=True)))  # fmt: skip
+    page_level, choices = saved_choices(checks)
+    assert choices["title"].method == page_level == "page"

@@ -312,6 +312,9 @@ def test_a_version_keeps_its_per_field_checks(tmp_path: Path) -> None:
         assert store.templates.current(feed) == checked
         (version,) = store.templates.feed_versions()
         assert version.checks == _checks()
+        store.templates.set_checks(checked.id, _checks(template_title=0.0))  # a later poll's
+        assert store.templates.current(feed) == replace(checked, checks=_checks(0.0))
+        assert store.templates.of_site("blog.example")[0].checks is None
 
 
 def test_a_version_4_database_gains_the_checks_column(tmp_path: Path) -> None:

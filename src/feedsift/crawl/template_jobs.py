@@ -41,6 +41,7 @@ __all__ = [
     "check_pages",
     "harvest_page",
     "learn_template",
+    "recheck_fields",
 ]
 
 
@@ -127,6 +128,28 @@ def learn_template(
         checks = combiner.to_bytes()
     return LearnOutcome(template.to_bytes(), str(template.key_path), template.items_learned_,
                         checks=checks)  # fmt: skip
+
+
+def recheck_fields(
+    checks: bytes,
+    template: bytes,
+    feed: ParsedFeed,
+    pages: tuple[FetchedPage, ...],
+    *,
+    extractor: PageExtractor | None = None,
+) -> bytes:
+    """The saved per-field ``checks`` of the saved ``template`` checked again on a poll's
+    new item pages (the template learned none of them): the combiner's new state."""
+    parsed: dict[str, ParsedPage] = {}
+    for page in pages:
+        try:
+            parsed[page.link] = _parse(page)
+        except FeedsiftError:
+            continue  # an unreadable page checks nothing
+    learned = FeedTemplate.from_bytes(template)
+    combiner = FieldCombiner.from_bytes(checks, extractor or bundled_extractor(), [learned])
+    items = [item for item in feed.sample().items if item.url in parsed]
+    return combiner.partial_fit(items, parsed).to_bytes()
 
 
 def check_pages(template: bytes, pages: tuple[FetchedPage, ...]) -> tuple[bool, ...]:

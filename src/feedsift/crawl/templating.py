@@ -18,7 +18,9 @@ With ``TemplateOptions.combine`` (off by default, no command-line flag yet: issu
 will make it the one path) a first template is also checked field by field against the page
 level on the feed's items, and the harvest's posts take each field from the method the
 checks chose (:mod:`feedsift.sitelevel.combiner`); the checks are stored with the template
-version (``feedsift templates show`` and ``feedsift stats`` print the choice).
+version (``feedsift templates show`` and ``feedsift stats`` print the choice), and each
+later poll's new item pages are checked too (``partial_fit``), so the choice follows a
+redesign that breaks one field.
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ from dataclasses import dataclass, field
 from feedsift.acquisition.feeds import ParsedFeed
 from feedsift.crawl.harvest import Harvester, HarvestOptions, PostSink, home_of
 from feedsift.crawl.services import CrawlServices
-from feedsift.crawl.template_jobs import FetchedPage, check_pages, learn_template
+from feedsift.crawl.template_jobs import (
+    FetchedPage,
+    check_pages,
+    learn_template,
+    recheck_fields,
+)
 from feedsift.dedup.site import site_of
 from feedsift.storage import FeedRecord, NewTemplate, StoredTemplate
 from feedsift.templates.learner import MAX_ITEMS
@@ -70,7 +77,9 @@ class Templating:
         if current is None:
             pages = self._item_pages(feed, parsed)
         else:
-            pages = await self._missed(feed, current, fresh)  # the new template's pages
+            new_pages = self._documents(fresh)
+            await self._recheck(parsed, current, new_pages)
+            pages = await self._missed(feed, current, new_pages)  # the new template's pages
             if not pages:
                 return
         learned = await self._learn(feed, parsed, current, pages)
@@ -118,12 +127,24 @@ class Templating:
                 pages.append(FetchedPage.stored(record.document, entry.url))
         return tuple(pages)
 
+    async def _recheck(
+        self, parsed: ParsedFeed, current: StoredTemplate, pages: tuple[FetchedPage, ...]
+    ) -> None:
+        """Check the template per field again on the poll's new item pages (drift in one
+        field: a redesign that moves the title), when it has checks: stored in its row."""
+        if current.checks is None or not pages:
+            return
+        site = site_of(pages[0].url)
+        checks = await self.services.extraction.run_extracting(
+            site, recheck_fields, current.checks, current.state, parsed, pages)  # fmt: skip
+        with self.services.store.transaction():
+            self.services.store.templates.set_checks(current.id, checks)
+
     async def _missed(
-        self, feed: FeedRecord, current: StoredTemplate, fresh: list[int]
+        self, feed: FeedRecord, current: StoredTemplate, pages: tuple[FetchedPage, ...]
     ) -> tuple[FetchedPage, ...]:
         """The new pages the template missed in a row, once they are :data:`DRIFT_PAGES` or
         more (the site changed its template: they teach the new one); else nothing."""
-        pages = self._documents(fresh)
         if not pages:
             return ()
         site = site_of(pages[0].url)

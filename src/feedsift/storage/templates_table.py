@@ -85,6 +85,10 @@ class TemplateTable:
         ).fetchone()
         return _record(row)
 
+    def set_checks(self, template_id: int, checks: bytes) -> None:
+        """Replace a version's per-field checks (re-checked on a later poll's items)."""
+        self._db.execute("UPDATE templates SET checks = ? WHERE id = ?", (checks, template_id))
+
     def current(self, feed_id: int) -> StoredTemplate | None:
         """The feed's newest version, or None when it has no template."""
         row = self._db.execute(
