@@ -5,6 +5,9 @@ meta line ("Posted on 18 February 2024 by ...", "Von Jonas Weber · 12. Septembe
 Those lines are short blocks near the title, marked as meta/date/byline by their class or
 shaped like a byline; the first one that parses as a plausible date is the date. This is
 what htmldate's markup search does, read from blocks the extractor has already built.
+"Near the title" is around the title block, else around the body's first block; when
+nothing is found there, a line just under the body that says what its date is ("Posted on
+the 15/12/2025 at 19:00 by ...", "Last updated on 17 December 2025") is read.
 """
 
 from __future__ import annotations
