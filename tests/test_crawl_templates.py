@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from crawl_helpers import crawl_once, feedsift_command, subscribe, wait_for_rows
+from feedsift.crawl import CrawlCounts
 from feedsift.crawl.templating import TemplateOptions
 from feedsift.evaluation.templates_bench import path_key as _key
 from feedsift.evaluation.templates_bench import title_matches
@@ -35,7 +36,11 @@ def _gold(name: str) -> dict[str, dict[str, object]]:
     return {_key(str(row["url"])): row for row in rows}
 
 
-def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
+def _crawl_blogs(
+    tmp_path: Path, templates: TemplateOptions | None = None
+) -> tuple[Path, CrawlCounts, dict[str, str]]:
+    """One crawl round over :data:`BLOGS` served on loopback: the database, the round's
+    counts and each blog's origin."""
     root = tmp_path / "ssg"
     root.mkdir()
     for name in BLOGS:
@@ -44,8 +49,13 @@ def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
     with TestWeb(ssg_root=root, rounds=1) as web:
         sites = [site for site in web.truth().sites if site.name in BLOGS]
         subscribe(db, [feed.url for site in sites for feed in site.feeds])
-        counts = crawl_once(db)
+        counts = crawl_once(db, templates=templates)
         origins = {site.name: site.base_url for site in sites}
+    return db, counts, origins
+
+
+def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
+    db, counts, origins = _crawl_blogs(tmp_path)
     assert counts.templates_learned == len(BLOGS)
     assert counts.harvest_vetoed >= 1  # 3-24's about page, laid out and dated as a post
     assert "with the post layout but listings or site pages" in counts.summary()
@@ -57,16 +67,7 @@ def test_posts_beyond_the_feed_are_found_through_links(tmp_path: Path) -> None:
 def test_harvested_posts_take_the_fields_the_feed_checks_chose(tmp_path: Path) -> None:
     """With ``combine`` the posts found through links are the combiner's: each field from
     the method the feed's items confirmed (issue 17), titles as right as the gold says."""
-    root = tmp_path / "ssg"
-    root.mkdir()
-    for name in BLOGS:
-        (root / name).symlink_to(SSG / name)
-    db = tmp_path / "f.db"
-    with TestWeb(ssg_root=root, rounds=1) as web:
-        sites = [site for site in web.truth().sites if site.name in BLOGS]
-        subscribe(db, [feed.url for site in sites for feed in site.feeds])
-        counts = crawl_once(db, templates=TemplateOptions(combine=True))
-        origins = {site.name: site.base_url for site in sites}
+    db, counts, origins = _crawl_blogs(tmp_path, TemplateOptions(combine=True))
     assert counts.templates_learned == len(BLOGS)
     with Store(db, create=False) as store:  # the checks are kept with each template
         versions = store.templates.feed_versions()
