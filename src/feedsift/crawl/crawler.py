@@ -52,7 +52,6 @@ from feedsift.dedup.history import history_key
 from feedsift.dedup.params import ItemSample
 from feedsift.dedup.rules import QueryRule, load_rules
 from feedsift.dedup.site import site_of
-from feedsift.dedup.urlkeys import url_key
 from feedsift.errors import (
     FeedsiftError,
     FetchError,
@@ -346,11 +345,7 @@ class Crawler:
         response_url = self.store.documents.response_url_of(url)
         if response_url is None:
             return False
-        learned = self.keys.learned_for(response_url)
-        key = url_key(response_url, item.title, self.rules, learned)
-        document_id = self.store.documents.id_of(key) or self.keys.earlier_document(
-            response_url, item.title
-        )
+        document_id = self.keys.stored_document(response_url, item.title)
         if document_id is None:
             return False
         with self.store.transaction():
@@ -376,9 +371,7 @@ class Crawler:
 
     def _document(self, result: FetchResult, title: str | None) -> NewDocument:
         return NewDocument(
-            url_key=url_key(
-                result.response_url, title, self.rules, self.keys.learned_for(result.response_url)
-            ),
+            url_key=self.keys.key_of(result.response_url, title),
             site=site_of(result.response_url),
             request_url=result.request_url,
             response_url=result.response_url,

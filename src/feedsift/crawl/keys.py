@@ -52,6 +52,15 @@ class SiteKeys:
         site = _site(url)
         return None if site is None else self._learner(site)
 
+    def key_of(self, response_url: str, title: str | None) -> str:
+        """The URL key of a page of the crawl, with what its site has learned."""
+        return url_key(response_url, title, self.rules, self.learned_for(response_url))
+
+    def stored_document(self, response_url: str, title: str | None) -> int | None:
+        """The stored document this page is: by its key, else by its key of before."""
+        found = self.store.documents.id_of(self.key_of(response_url, title))
+        return found if found is not None else self.earlier_document(response_url, title)
+
     def earlier_document(self, response_url: str, title: str | None) -> int | None:
         """A stored document this page is, under the key it had before its site's learned
         drops; ``None`` when the site drops nothing here (the key alone decides then)."""
