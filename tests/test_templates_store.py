@@ -342,7 +342,7 @@ def test_show_and_stats_print_the_per_field_choice(
         store.templates.add(new)
     status, out, _ = run(capsys, "templates", "show", "blog.example", "--db", str(db))
     assert status == 0 and "per field, checked on the feed's items against the page level" in out
-    lines = [line.split(maxsplit=2) for line in out.splitlines()]
+    lines = _columns(out)
     assert ["title", "template", "1.00 against the page level's 0.00 on the same 6 items"] in lines
     assert ["published", "page", "1.00 against template's 1.00 on the same 6 items"] in lines
     assert ["body", "page", "no feed item could check it"] in lines
