@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from feedsift.text.tokens import tokenize, tokenize_lower
+from feedsift.text.overlap import PRF, lcs_length, lcs_prf
+from feedsift.text.tokens import tokenize
 
 __all__ = [
     "PRF",
@@ -31,48 +32,6 @@ __all__ = [
 ]
 
 SHINGLE_N = 4  #: shingle width of the ScrapingHub benchmark
-
-
-@dataclass(frozen=True, slots=True)
-class PRF:
-    """Precision, recall and their harmonic mean."""
-
-    precision: float
-    recall: float
-    f1: float
-
-    @classmethod
-    def of(cls, precision: float, recall: float) -> PRF:
-        total = precision + recall
-        return cls(precision, recall, 2 * precision * recall / total if total else 0.0)
-
-
-def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
-    """Length of the longest common subsequence of two token sequences.
-
-    Bit-parallel algorithm (Allison-Dix / Hyyro): one big-integer step per token of ``b``,
-    so whole articles are compared in milliseconds.
-    """
-    if not a or not b:
-        return 0
-    masks: dict[str, int] = {}
-    for i, token in enumerate(a):
-        masks[token] = masks.get(token, 0) | (1 << i)
-    full = (1 << len(a)) - 1
-    v = full
-    for token in b:
-        u = v & masks.get(token, 0)
-        v = ((v + u) | (v - u)) & full
-    return len(a) - v.bit_count()
-
-
-def lcs_prf(extracted: str, gold: str) -> PRF:
-    """LCS-based precision, recall and F1 of ``extracted`` against ``gold``."""
-    ext, ref = tokenize_lower(extracted), tokenize_lower(gold)
-    if not ext or not ref:
-        return PRF(0.0, 0.0, 0.0)
-    common = lcs_length(ext, ref)
-    return PRF.of(common / len(ext), common / len(ref))
 
 
 def mean_prf(scores: Iterable[PRF]) -> PRF:
@@ -127,10 +86,16 @@ def shingle_prf(pages: Iterable[ShingleCounts]) -> PRF:
     """Dataset-level shingle scores from per-page counts."""
     items = list(pages)
     perfect = [c.fp == 0 and c.fn == 0 for c in items]
-    precisions = [1.0 if ok else _ratio(c.tp, c.fp) for c, ok in zip(items, perfect, strict=True)
-                  if c.tp + c.fp > 0]
-    recalls = [1.0 if ok else _ratio(c.tp, c.fn) for c, ok in zip(items, perfect, strict=True)
-               if c.tp + c.fn > 0]
+    precisions = [
+        1.0 if ok else _ratio(c.tp, c.fp)
+        for c, ok in zip(items, perfect, strict=True)
+        if c.tp + c.fp > 0
+    ]
+    recalls = [
+        1.0 if ok else _ratio(c.tp, c.fn)
+        for c, ok in zip(items, perfect, strict=True)
+        if c.tp + c.fn > 0
+    ]
     precision = sum(precisions) / len(precisions) if precisions else 0.0
     recall = sum(recalls) / len(recalls) if recalls else 0.0
     return PRF.of(precision, recall)

@@ -12,7 +12,7 @@ pages of feed items with every method and scores each field against the item:
 * **published**: 1 when it is the feed's calendar day (in either's own time zone or in UTC);
 * **authors** and **tags**: bag-of-tokens F1 against the feed's names and set F1 against the
   feed's categories;
-* **body**: LCS F1 (:func:`~feedsift.evaluation.metrics.lcs_prf`) against the feed's content
+* **body**: LCS F1 (:func:`~feedsift.text.overlap.lcs_prf`) against the feed's content
   where the feed carries full content (:data:`MIN_BODY_WORDS`; an RSS description of
   :data:`MIN_FULL_DESCRIPTION_WORDS` that is not cut short counts as full content); where it
   carries an excerpt of :data:`MIN_EXCERPT_WORDS` or more, LCS F1 of the excerpt against the
@@ -43,7 +43,6 @@ from datetime import UTC, date, datetime
 from typing import Any, Self
 
 from feedsift.errors import FeedsiftError, ModelError, NotFittedError
-from feedsift.evaluation.metrics import lcs_prf
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import (
@@ -56,6 +55,7 @@ from feedsift.records import (
 )
 from feedsift.saved_state import pack_state, unpack_state
 from feedsift.templates.feedvalues import ELLIPSES, ItemValues, clean_value, item_values
+from feedsift.text.overlap import lcs_prf
 from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
 
 __all__ = [
