@@ -16,8 +16,8 @@ from conftest import LoopbackServer
 from crawl_helpers import crawl_once, feedsift_command, poll_only, subscribe
 from feedsift.acquisition.feedworker import ParseLimits, TimedFeed
 from feedsift.acquisition.fetcher import DEFAULT_MAX_BYTES
-from feedsift.crawl import crawler as crawler_module
 from feedsift.crawl.extraction import ArrivalExtraction, ExtractionJob, ExtractionOutcome
+from feedsift.crawl.keys import SiteKeys
 from feedsift.storage import Store
 
 POST = ("<html><head><title>{title}</title></head>"
@@ -104,8 +104,8 @@ def test_unexpected_exceptions_are_recorded_against_their_feed_or_page(
     db = tmp_path / "f.db"
     good = serve_good_feed(web, "/fine", "/key-bug", "/extract-bug")
     bad = web.route("/bad.xml", rss(web.base_url, "/fine"), content_type="application/rss+xml")
-    parse_feed, extract, url_key = (ArrivalExtraction.parse_feed, ArrivalExtraction.extract,
-                                    crawler_module.url_key)  # fmt: skip
+    parse_feed, extract, key_of = (ArrivalExtraction.parse_feed, ArrivalExtraction.extract,
+                                   SiteKeys.key_of)  # fmt: skip
 
     async def parse_with_bug(
         self: ArrivalExtraction, body: bytes, url: str, kind: str | None
@@ -119,14 +119,14 @@ def test_unexpected_exceptions_are_recorded_against_their_feed_or_page(
             raise RuntimeError("the extractor\nbroke")
         return await extract(self, job)
 
-    def key_with_bug(url: str, *args: object) -> str:
+    def key_with_bug(self: SiteKeys, url: str, title: str | None) -> str:
         if url.endswith("/key-bug"):
             raise ValueError("no key for this one")
-        return url_key(url, *args)  # type: ignore[arg-type]
+        return key_of(self, url, title)
 
     monkeypatch.setattr(ArrivalExtraction, "parse_feed", parse_with_bug)
     monkeypatch.setattr(ArrivalExtraction, "extract", extract_with_bug)
-    monkeypatch.setattr(crawler_module, "url_key", key_with_bug)
+    monkeypatch.setattr(SiteKeys, "key_of", key_with_bug)
     subscribe(db, [bad, good])
     counts = crawl_once(db)
     assert counts.feed_errors == 1 and counts.page_errors == 1 and counts.extract_errors == 1
