@@ -1,4 +1,4 @@
-"""SiteModels: the per-site choice between URL Tree, DiffPost and the page level."""
+"""SiteModels: URL Tree, DiffPost and the page level per site, chosen per field by the feed."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from feedsift.api import bundled_extractor
 from feedsift.errors import ModelError
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.records import FeedItem
 from feedsift.sitelevel import SavedSite, SiteModels, SiteOptions
 
 WORDS = ("river stone lantern orchard meadow harbor copper violet thunder ember quiet "
@@ -46,57 +47,95 @@ def page_level() -> LearnedPageExtractor:
     return bundled_extractor()
 
 
-def test_method_per_page_page_level_then_diffpost_then_url_tree(
+def _item(n: int, site: str = "harbour.example", *, promo: bool = False) -> FeedItem:
+    """The feed's item of ``_page(n)``: its title and the post's content (the newsletter
+    box only when ``promo``: a feed that carries it too)."""
+    content = f"<p>{_story(n)}</p>{SIGNOFF}<p>{_story(n + 50)}</p>{PROMO if promo else ''}"
+    return FeedItem(f"https://{site}/posts/{n}/", f"Story number {n}", content=content,
+                    published=NOW)  # fmt: skip
+
+
+def test_without_feed_items_every_field_is_the_page_levels(
     page_level: LearnedPageExtractor,
 ) -> None:
     models = SiteModels(page_level)
-    methods = [models.process(_page(n), NOW, n + 1).provenance.method for n in range(4)]
-    assert methods == ["page", "hybrid-diffpost", "hybrid-urltree-strict", "hybrid-urltree-strict"]
+    articles = [models.process(_page(n), NOW, n + 1) for n in range(5)]
+    assert [a.provenance.method for a in articles] == ["page"] * 5
+    assert "Subscribe to our weekly letter" in articles[-1].text  # no check said drop it
+    body = articles[-1].source_of("body")
+    assert body is not None and "no feed item could check it" in body.detail
     learners = models.sites_["harbour.example"]
-    assert learners.documents == 4 and learners.last_document == 4
+    assert learners.documents == 5 and learners.last_document == 5
 
 
-def test_hybrid_drops_the_template_box_and_keeps_the_authors_repeated_line(
+def test_feed_items_choose_the_hybrid_that_drops_the_template_box(
     page_level: LearnedPageExtractor,
 ) -> None:
     models = SiteModels(page_level)
-    first = models.process(_page(0), NOW)
-    assert "Subscribe to our weekly letter" in first.text  # the page level keeps the box
-    for n in range(1, 5):
-        article = models.process(_page(n), NOW)
-    assert "Subscribe to our weekly letter" not in article.text
-    assert "Thanks for reading" in article.text
-    assert _story(4)[:40] in article.text
+    for n in range(5):
+        article = models.process(_page(n), NOW, n + 1, item=_item(n))
+    choice = models.sites_["harbour.example"].combiner.choice("body")
+    assert choice.method.startswith("hybrid-") and choice.checks >= 3
+    assert choice.score is not None and choice.page_score is not None
+    assert choice.score > choice.page_score
+    after = models.process(_page(5), NOW, 6)  # a page found otherwise: the same choice
+    for made in (article, after):
+        assert made.provenance.method == choice.method
+        assert "Subscribe to our weekly letter" not in made.text
+        assert "Thanks for reading" in made.text  # the author's repeated line stays
+    assert _story(5)[:40] in after.text
+    title = after.source_of("title")
+    assert title is not None and title.detail.startswith("page:")  # a tie: the page level
+
+
+def test_a_feed_that_carries_the_box_keeps_the_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    models = SiteModels(page_level)
+    for n in range(5):
+        article = models.process(_page(n), NOW, n + 1, item=_item(n, promo=True))
+    assert models.sites_["harbour.example"].combiner.choice("body").method == "page"
+    assert article.provenance.method == "page"
+    assert "Subscribe to our weekly letter" in article.text
 
 
 def test_site_mode_uses_the_learner_alone(page_level: LearnedPageExtractor) -> None:
     models = SiteModels(page_level, SiteOptions(mode="site"))
-    for n in range(3):
-        article = models.process(_page(n), NOW)
-    assert article.provenance.method == "urltree-strict"
+    for n in range(6):
+        article = models.process(_page(n), NOW, item=_item(n))
+    assert article.provenance.method in ("urltree-strict", "diffpost")
     assert "Subscribe" not in article.text and "Home" not in article.text
 
 
-def test_diffpost_needs_a_comparison_page_of_the_same_crawl(
+def test_diffpost_is_checked_only_with_a_comparison_page_of_the_same_crawl(
     page_level: LearnedPageExtractor,
 ) -> None:
     old = SiteModels(page_level)
     old.learn(_page(0), NOW - timedelta(days=3))
-    assert old.process(_page(1), NOW).provenance.method == "page"  # another crawl's page
+    old.process(_page(1), NOW, item=_item(1))  # the only other page is another crawl's
+    assert "hybrid-diffpost" not in old.sites_["harbour.example"].combiner.checks_
     models = SiteModels(page_level)
     models.learn(_page(0), NOW - timedelta(days=3))
     models.learn(_page(0), NOW)  # fetched again: a comparison page of this crawl
     assert models.sites_["harbour.example"].urltree.support(_page(9)) == 2  # 0 counted once
-    assert models.process(_page(1), NOW).provenance.method == "hybrid-diffpost"
+    models.process(_page(1), NOW, item=_item(1))
+    assert len(models.sites_["harbour.example"].combiner.checks_["hybrid-diffpost"]["body"]) == 1
+
+
+def test_a_replayed_page_checks_its_feed_item_again(page_level: LearnedPageExtractor) -> None:
+    models = SiteModels(page_level)
+    for n in range(4):
+        models.learn(_page(n), NOW, n + 1, item=_item(n))
+    assert models.sites_["harbour.example"].combiner.items_checked_ == 4
 
 
 def test_sites_learn_apart_and_unknown_sites_get_the_page_level(
     page_level: LearnedPageExtractor,
 ) -> None:
     models = SiteModels(page_level)
-    for n in range(3):
-        models.process(_page(n, "one.example"), NOW)
-    assert models.extract(_page(5, "one.example")).provenance.method == "hybrid-urltree-strict"
+    for n in range(5):
+        models.process(_page(n, "one.example"), NOW, item=_item(n, "one.example"))
+    assert models.extract(_page(5, "one.example")).provenance.method.startswith("hybrid-")
     assert models.extract(_page(5, "two.example")).provenance.method == "page"
     assert models.process(_page(5, "two.example"), NOW).provenance.method == "page"
 
@@ -104,13 +143,32 @@ def test_sites_learn_apart_and_unknown_sites_get_the_page_level(
 def test_saved_state_restores_the_same_extraction(page_level: LearnedPageExtractor) -> None:
     models = SiteModels(page_level)
     for n in range(5):
-        models.process(_page(n), NOW, n + 1)
+        models.process(_page(n), NOW, n + 1, item=_item(n))
     saved = models.save_site("harbour.example")
     restored = SiteModels(page_level)
     restored.restore_site(saved)
     assert restored.sites_["harbour.example"].last_document == 5
+    assert restored.sites_["harbour.example"].combiner.choices_ == (
+        models.sites_["harbour.example"].combiner.choices_)  # fmt: skip
     again = restored.process(_page(7), NOW, 8)
     assert again == models.process(_page(7), NOW, 8)
+
+
+def test_a_state_saved_before_the_checks_keeps_its_learners(
+    page_level: LearnedPageExtractor,
+) -> None:
+    models = SiteModels(page_level)
+    for n in range(4):
+        models.process(_page(n), NOW, n + 1, item=_item(n))
+    saved = models.save_site("harbour.example")
+    payload = json.loads(gzip.decompress(saved.state))
+    payload["schema"] = 1
+    del payload["checks"]
+    older = SavedSite(saved.site, gzip.compress(json.dumps(payload).encode()), 4, 4)
+    restored = SiteModels(page_level)
+    restored.restore_site(older)
+    learners = restored.sites_["harbour.example"]
+    assert learners.urltree.support(_page(9)) == 5 and learners.combiner.items_checked_ == 0
 
 
 def test_state_of_another_schema_or_not_a_state_is_refused(

@@ -37,11 +37,16 @@ stats` and `feedsift feeds list`) and the rest goes on. Without --once it keeps 
 like `feedsift watch`.
 
 Each site's boilerplate is learned from its own pages as they arrive (--method hybrid,
-the default): the page-level model extracts the first pages; from the second page of a
-crawl DiffPost compares it with the site's other pages, and once 3 pages are known the URL
-Tree does; their template boxes are removed from the page-level result. The learned state
-is kept in the database, so a restart goes on where it stopped. Each article records the
-method that made it (`feedsift stats`, the `method` field of `feedsift export`).
+the default): from the second page of a crawl DiffPost compares a page with the site's
+other pages, and once 3 pages are known the URL Tree does; either can remove the template
+boxes they find from the page-level result. Each page that comes from a feed item is
+checked against the item (title, date, authors, tags, and the content or excerpt the feed
+carries) with every method, and each field is taken from the method whose recent checks
+beat the page level's on the site (else the page level's), so box removal is used only
+where the site's own feed shows it helps. The learned state and the checks are kept in
+the database, so a restart goes on where it stopped. Each article records the method of
+its body (`feedsift stats`, the `method` field of `feedsift export`) and, per field, the
+method and its scores (`sources` in `feedsift export`).
 
 Each feed's template is learned from its items and their pages (where the title, body,
 author, date and tags sit), then the site's own links (home page, sitemap, archive, tag
@@ -98,9 +103,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
             "--method",
             choices=METHODS,
             default="hybrid",
-            help="hybrid: site-level boilerplate masks on the page-level result (measured "
-            "best); site: the site-level learner alone once it can judge; page: the "
-            "page-level model only (default: %(default)s)",
+            help="hybrid: the site-level boilerplate masks on the page-level result, per "
+            "field where the site's feed items confirm them; site: the site-level learners "
+            "alone, likewise; page: the page-level model only (default: %(default)s)",
         )
         parser.add_argument(
             "--no-templates",

@@ -60,6 +60,7 @@ from feedsift.errors import (
     RobotsDisallowedError,
     UnsafeAddressError,
 )
+from feedsift.records import FeedItem
 from feedsift.storage import (
     ErrorRecord,
     FeedRecord,
@@ -135,6 +136,8 @@ class Crawler:
         self.templating = Templating(self.services, self.store_harvested, self.options.templates)
         self._fresh: dict[int, list[int]] = {}  # feed id -> documents its last poll stored
         self._resumed: set[int] = set()  # items resume() tried: not again in the first round
+        #: this round's feed entries by link: the item a fetched page is checked against
+        self._feed_items: dict[str, FeedItem] = {}
 
     # -- rounds -------------------------------------------------------------------------
 
@@ -150,7 +153,9 @@ class Crawler:
             for document_id in ids:
                 record = self.store.documents.get(document_id)
                 if record is not None:
-                    self._start_extraction(document_id, record.document, role)
+                    item = self.store.items.of_document(document_id)
+                    feed_item = _as_feed_item(item) if item is not None else None
+                    self._start_extraction(document_id, record.document, role, feed_item)
         left: dict[int, list[ItemRecord]] = {}
         for item in self.store.items.pending():
             if item.state == "new":
@@ -182,7 +187,13 @@ class Crawler:
 
     async def _feed_round(self, feed: FeedRecord) -> None:
         parsed = await self.poll_feed(feed)
-        await self.fetch_pending(feed.id)
+        entries = {i.url: i for i in parsed.sample().items if i.url} if parsed else {}
+        self._feed_items.update(entries)
+        try:
+            await self.fetch_pending(feed.id)
+        finally:
+            for url in entries:
+                self._feed_items.pop(url, None)
         fresh = self._fresh.pop(feed.id, [])
         if parsed is not None and not self.stop.is_set():
             await self._templates(feed, parsed, fresh)
@@ -367,7 +378,8 @@ class Crawler:
         self._count_page(result, new, time.perf_counter() - started)
         if new:
             self._fresh.setdefault(item.feed_id, []).append(document_id)
-            self._start_extraction(document_id, document)
+            feed_item = self._feed_items.get(item.url or "") or _as_feed_item(item)
+            self._start_extraction(document_id, document, feed_item=feed_item)
 
     def _document(self, result: FetchResult, title: str | None) -> NewDocument:
         return NewDocument(
@@ -413,11 +425,17 @@ class Crawler:
     # -- articles -----------------------------------------------------------------------
 
     def _start_extraction(
-        self, document_id: int, document: NewDocument, role: JobRole = "article"
+        self,
+        document_id: int,
+        document: NewDocument,
+        role: JobRole = "article",
+        feed_item: FeedItem | None = None,
     ) -> None:
+        """Extract (or only learn) a stored document; ``feed_item``: the feed's item that
+        links it, which the site's methods are checked against."""
         job = ExtractionJob(
             document_id, document.site, document.response_url, document.body,
-            document.header("content-type"), role, document.fetched_at,
+            document.header("content-type"), role, document.fetched_at, item=feed_item,
         )  # fmt: skip
         self._start_job(job)
 
@@ -504,6 +522,12 @@ def _site_or_none(url: str | None) -> str | None:
         return site_of(url) if url else None
     except InputError:
         return None  # a link without a host: the item fails on its own, with its reason
+
+
+def _as_feed_item(item: ItemRecord) -> FeedItem:
+    """A stored item as the feed stated it, as far as the store keeps it (no content,
+    authors or tags: a page fetched in a later session is checked on title, date, excerpt)."""
+    return FeedItem(item.url, item.title, item.description, None, item.published)
 
 
 def _new_items(parsed: ParsedFeed) -> list[NewItem]:

@@ -40,7 +40,7 @@ from feedsift.errors import FeedsiftError, ModelError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.records import Article, PageKind
+from feedsift.records import Article, FeedItem, PageKind
 from feedsift.sitelevel.models import SavedSite, SiteModels, SiteOptions
 from feedsift.storage.articles import article_record
 from feedsift.text.tokens import tokenize_lower
@@ -74,6 +74,8 @@ class ExtractionJob:
     role: JobRole = "article"
     seen_at: datetime | None = None  #: when the page was fetched (DiffPost's same crawl)
     saved: SavedSite | None = None  #: the site's saved learner state, sent with its first job
+    #: the feed item whose link this page is: the site's methods are checked against it
+    item: FeedItem | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +134,9 @@ def _through_models(
     models: SiteModels, job: ExtractionJob, page: ParsedPage, options: ExtractOptions
 ) -> Article | None:
     if job.role == "learn":
-        models.learn(page, job.seen_at, job.document_id)
+        models.learn(page, job.seen_at, job.document_id, job.item)
         return None
-    return models.process(page, job.seen_at, job.document_id, options)
+    return models.process(page, job.seen_at, job.document_id, options, job.item)
 
 
 def _restore(models: SiteModels, saved: SavedSite | None) -> None:

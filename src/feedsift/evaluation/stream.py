@@ -15,9 +15,11 @@ method. The methods, on the same pages:
   pipeline would;
 * ``hybrid-urltree``, ``hybrid-diffpost``: the page-level extractor with the site-level
   boilerplate mask applied (see :mod:`feedsift.sitelevel.hybrid`);
-* ``combined``: what the crawl pipeline does, :class:`~feedsift.sitelevel.SiteModels` (per
-  page: the URL Tree hybrid once the tree has support, else the DiffPost hybrid with a
-  comparison page, else the page level).
+* ``chosen``: what the crawl pipeline does, :class:`~feedsift.sitelevel.SiteModels`: each
+  field from the method (page level, the two hybrids) that the site's feed items confirm
+  (issue 17); a page the site's ``feed.xml`` lists comes with its item, so the methods are
+  checked on it before it is extracted, as in a crawl. Without feed items (the news
+  streams) nothing is checked and ``chosen`` is the page level.
 
 Pages without a URL (most of the news streams) get ``http://<site>/<id>``: one flat path,
 so the URL Tree learns at the domain node and is not told anything the URL would not say.
@@ -27,18 +29,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from feedsift.acquisition.feeds import parse_feed
 from feedsift.errors import DatasetError, FeedsiftError, NotFittedError
 from feedsift.evaluation.datasets import find_page_file, read_page_html
 from feedsift.evaluation.metrics import lcs_prf
 from feedsift.evaluation.peers import PeerInput, TrafilaturaPeer
+from feedsift.evaluation.templates_bench import FEED_FILE, path_key
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
+from feedsift.records import FeedItem
 from feedsift.sitelevel.base import BlockMask, SiteLearner, article_from_mask
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.hybrid import masked_decision
@@ -84,6 +89,7 @@ class SiteStream:
     group: str
     name: str
     pages: tuple[StreamPage, ...]
+    feed: Path | None = None  #: the site's feed file (``feed.xml``), when it has one
 
 
 @dataclass(slots=True)
@@ -130,7 +136,9 @@ def _stream(folder: Path, root: Path, limit: int | None) -> SiteStream:
     base = _site_url(folder)
     pages = [page for row in rows if (page := _page(folder, row, base)) is not None]
     group = folder.parent.name if folder.parent != root else ""
-    return SiteStream(group, folder.name, tuple(pages[:limit] if limit else pages))
+    feed = folder / FEED_FILE
+    return SiteStream(group, folder.name, tuple(pages[:limit] if limit else pages),
+                      feed if feed.is_file() else None)  # fmt: skip
 
 
 def _lines(path: Path) -> Iterator[str]:
@@ -177,6 +185,7 @@ class _Replay:
     page_level: LearnedPageExtractor
     peer: TrafilaturaPeer | None
     result: SiteResult
+    items: Mapping[str, FeedItem] = field(default_factory=dict)  #: by :func:`path_key`
     urltrees: dict[str, UrlTree] = field(init=False)
     diffpost: DiffPost = field(default_factory=DiffPost)
     models: SiteModels = field(init=False)
@@ -185,12 +194,14 @@ class _Replay:
         self.urltrees = {h: UrlTree(heuristic=h) for h in URLTREE_HEURISTICS}  # type: ignore[arg-type]
         self.models = SiteModels(self.page_level)
 
-    def page(self, item: StreamPage) -> None:
-        """Every method on ``item``; F1 per method, and the seconds of the timed stages."""
+    def page(self, item_page: StreamPage) -> None:
+        """Every method on the page; F1 per method, and the seconds of the timed stages.
+        ``chosen`` gets the page's feed item when the site's feed lists it, as the crawl
+        would (its methods are checked on it)."""
         started = time.perf_counter()
         try:
-            raw = read_page_html(item.path)
-            page = parse_page(raw, item.url)
+            raw = read_page_html(item_page.path)
+            page = parse_page(raw, item_page.url)
         except (FeedsiftError, OSError):
             self.result.errors += 1
             return
@@ -198,11 +209,12 @@ class _Replay:
         page_text = self.page_level.extract_decided(page, decision).text
         self._time("page", started)
         texts = {"page": page_text, **self._site_level(page, decision, page_text)}
-        texts["combined"] = self.models.process(page).text
+        item = self.items.get(path_key(item_page.url))
+        texts["chosen"] = self.models.process(page, item=item).text
         if self.peer is not None:
             texts["trafilatura"] = _peer_text(self.peer, raw, page)
         for method, text in texts.items():
-            self.result.add(method, lcs_prf(text, item.gold).f1)
+            self.result.add(method, lcs_prf(text, item_page.gold).f1)
 
     def _site_level(self, page: ParsedPage, decision: Any, page_text: str) -> dict[str, str]:
         """Each learner learns and judges the page (timed), then its text and the hybrid's."""
@@ -240,12 +252,25 @@ def replay_site(
     site-level learner's classification (learning the page and judging its blocks; the
     article is then assembled by the page level's code), so their cost can be set against
     the page level's."""
-    replay = _Replay(page_level, peer, SiteResult(stream))
+    replay = _Replay(page_level, peer, SiteResult(stream), feed_items(stream))
     for item in stream.pages:
         replay.page(item)
         if progress is not None:
             progress()
     return replay.result
+
+
+def feed_items(stream: SiteStream) -> dict[str, FeedItem]:
+    """The items of the site's feed by their link's :func:`path_key` (none when the site
+    has no feed or it does not parse)."""
+    if stream.feed is None:
+        return {}
+    base = _site_url(stream.feed.parent)
+    try:
+        sample = parse_feed(stream.feed.read_bytes(), urljoin(base, FEED_FILE)).sample()
+    except (FeedsiftError, OSError):
+        return {}
+    return {path_key(item.url): item for item in sample.items if item.url}
 
 
 def _mask(learner: SiteLearner, page: ParsedPage) -> BlockMask | None:

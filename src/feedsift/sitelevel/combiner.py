@@ -74,6 +74,7 @@ __all__ = [
     "cross_fit",
     "field_scores",
     "head_score",
+    "maker",
     "saved_choices",
 ]
 
@@ -298,26 +299,40 @@ class FieldCombiner:
         """The state in the learners' envelope (:mod:`feedsift.saved_state`)."""
         return pack_state(self.name, self.schema_version, self.get_state())
 
+    def set_state(self, state: Mapping[str, Any]) -> Self:
+        """Take the checks :meth:`get_state` returned (those of methods this combiner does
+        not have are dropped: a method saved under another name starts unchecked);
+        ModelError for a malformed state."""
+        try:
+            self.min_checks, self.window = int(state["min_checks"]), int(state["window"])
+            names = {m.name for m in self._extractors()}
+            self.checks_ = {method: {str(f): [(float(s), float(p)) for s, p in recent]
+                                     for f, recent in fields.items()}
+                            for method, fields in state["checks"].items()
+                            if method in names}  # fmt: skip
+            self.items_checked_ = int(state["items"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ModelError(f"not a saved combiner state: {exc}") from exc
+        self._rescore()
+        return self
+
     @classmethod
     def from_bytes(
         cls, data: bytes, page_level: PageExtractor, methods: Sequence[PageExtractor] = ()
     ) -> FieldCombiner:
         """A combiner over ``page_level`` and ``methods`` with the checks :meth:`to_bytes`
-        saved (a method saved under another name starts unchecked); ModelError for another
-        learner, schema version or a malformed state."""
+        saved; ModelError for another learner, schema version or a malformed state."""
         state = unpack_state(cls.name, cls.schema_version, data)
-        try:
-            combiner = cls(page_level, methods, int(state["min_checks"]), int(state["window"]))
-            names = {m.name for m in combiner._extractors()}
-            combiner.checks_ = {method: {str(f): [(float(s), float(p)) for s, p in recent]
-                                         for f, recent in fields.items()}
-                                for method, fields in state["checks"].items()
-                                if method in names}  # fmt: skip
-            combiner.items_checked_ = int(state["items"])
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ModelError(f"not a saved combiner state: {exc}") from exc
-        combiner._rescore()
-        return combiner
+        return cls(page_level, methods).set_state(state)
+
+
+def maker(article: Article, field: str) -> str | None:
+    """The method a combined article's ``field`` came from (its source names it first;
+    ``None`` for an article the combiner did not make, or a field without a source)."""
+    if article.provenance.method != FieldCombiner.name:
+        return None
+    source = article.source_of(field)
+    return source.detail.split(":", 1)[0] if source is not None else None
 
 
 def saved_choices(data: bytes) -> tuple[str, dict[str, FieldChoice]]:

@@ -1,20 +1,26 @@
-"""The per-site choice of method: every site's learners in one explicit object.
+"""Every site's learners and its per-field choice of method: what the crawl extracts with.
 
-:class:`SiteModels` is what the crawl pipeline extracts with. For each site (``host``
-without ``www.``) it keeps a URL Tree (heuristic ``strict``) and a DiffPost, learns each page
-of the site's stream in the papers' order (the URL Tree inserts a page before judging it,
-DiffPost judges it against earlier pages and then keeps it) and picks, per page:
+:class:`SiteModels` keeps, for each site (``host`` without ``www.``), a URL Tree (heuristic
+``strict``) and a DiffPost learned from the site's stream in the papers' order (the URL Tree
+inserts a page before judging it, DiffPost judges it against earlier pages and then keeps
+it), and a :class:`~feedsift.sitelevel.combiner.FieldCombiner` above them and the page-level
+extractor. Its methods (:mod:`feedsift.sitelevel.methods`):
 
-1. **URL Tree** once its selected node has ``n_min`` documents (the paper's support);
-2. else **DiffPost** when a comparison page of the same crawl is at hand;
-3. else the **page-level** extractor.
+* ``page``: the page-level extractor;
+* ``hybrid-urltree-strict``, ``hybrid-diffpost``: the learner's boilerplate boxes removed
+  from the page-level result (``hybrid`` mode, :mod:`feedsift.sitelevel.hybrid`), or the
+  learner alone (``urltree-strict``, ``diffpost``: ``site`` mode); each only on the pages its
+  learner can judge (the URL Tree's node has ``n_min`` documents; DiffPost has a comparison
+  page of the same crawl).
 
-In the default ``hybrid`` mode the chosen learner's boilerplate mask is applied to the
-page-level extractor's result (:class:`~feedsift.sitelevel.hybrid.HybridExtractor`), which
-measured better than either learner alone on the shared site streams (docs/sitelevel.md);
-``site`` mode uses the learner's own extraction. Every article's provenance names the
-method that produced it (``page``, ``hybrid-urltree``, ``hybrid-diffpost``, ``urltree``,
-``diffpost``).
+A page that arrives as a feed item comes with the item (:class:`~feedsift.records.FeedItem`):
+every method is checked on it field by field against what the feed says (title, date,
+authors, tags, and the body where the feed carries the content or an excerpt), and each
+field is taken from the method whose recent checks beat the page level's on the same items
+(:mod:`feedsift.sitelevel.combiner`); with no such checks, the page level's. So box removal
+is used on a site only where the site's own feed shows it helps (issue 17; docs/sitelevel.md
+measured the hybrids a little below the page level on average). Each article's ``sources``
+say which method made each field and why; its provenance names the method of its body.
 
 State is saved and restored per site (:meth:`SiteModels.save_site`,
 :meth:`SiteModels.restore_site`) with a schema version; the crawl keeps it in the store.
@@ -24,25 +30,27 @@ from __future__ import annotations
 
 import gzip
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
 from feedsift.dedup.site import site_of
-from feedsift.errors import InputError, ModelError, NotFittedError
+from feedsift.errors import InputError, ModelError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article
-from feedsift.sitelevel.base import SiteLearner, article_from_mask
+from feedsift.records import Article, FeedItem, Provenance
+from feedsift.sitelevel.combiner import FieldCombiner, maker
 from feedsift.sitelevel.diffpost import COMPARISONS, DiffPost
-from feedsift.sitelevel.hybrid import HybridExtractor
+from feedsift.sitelevel.methods import MaskMethod, PageLevelMethod, PageMemo
 from feedsift.sitelevel.urltree import DEFAULT_N_MIN, UrlTree
 
 __all__ = ["SavedSite", "SiteLearners", "SiteMode", "SiteModels", "SiteOptions"]
 
 #: ``hybrid``: the learner's mask on the page-level result; ``site``: the learner alone.
 SiteMode = Literal["hybrid", "site"]
+#: Saved-state layouts this feedsift reads: 1 (learners only) and 2 (with the checks).
+READABLE_SCHEMAS = frozenset({1, 2})
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +64,12 @@ class SiteOptions:
 
 @dataclass(slots=True)
 class SiteLearners:
-    """One site's learners and how much they have learned."""
+    """One site's learners, its per-field checks, and how much it has learned."""
 
     urltree: UrlTree
     diffpost: DiffPost
+    combiner: FieldCombiner  #: page level and the two mask methods, checked on feed items
+    memo: PageMemo  #: the page being handled, shared by the combiner's methods
     documents: int = 0  #: pages learned
     last_document: int = 0  #: highest stored document id learned (0: none known)
 
@@ -76,26 +86,35 @@ class SavedSite:
 
 @dataclass(slots=True)
 class SiteModels:
-    """Per site: URL Tree and DiffPost, learned from the site's stream; the method choice."""
+    """Per site: URL Tree and DiffPost learned from the stream, checked on the feed."""
 
     page_level: LearnedPageExtractor
     options: SiteOptions = field(default_factory=SiteOptions)
     sites_: dict[str, SiteLearners] = field(default_factory=dict)
 
     #: version of :meth:`save_site`'s layout; bump it when the layout changes
-    schema_version = 1
+    schema_version = 2
     name = "site-models"
 
     # -- learning and extracting --------------------------------------------------------
 
-    def learn(self, page: ParsedPage, seen_at: datetime | None = None, document: int = 0) -> None:
-        """Learn ``page`` without extracting it (a comparison page, or a replayed one).
+    def learn(
+        self,
+        page: ParsedPage,
+        seen_at: datetime | None = None,
+        document: int = 0,
+        item: FeedItem | None = None,
+    ) -> None:
+        """Learn ``page`` without extracting it (a comparison page, or a replayed one, whose
+        feed ``item`` is checked again when known).
 
         The URL Tree skips a page whose URL key it holds already (a comparison page is an
         older item fetched again): counting one document twice would fake support."""
         learners = self.learners(page)
         if not learners.urltree.knows(page):
             learners.urltree.partial_fit(page, seen_at)
+        learners.memo.start(page, seen_at)
+        _check(learners, page, item)
         learners.diffpost.partial_fit(page, seen_at)
         _count(learners, document)
 
@@ -105,11 +124,15 @@ class SiteModels:
         seen_at: datetime | None = None,
         document: int = 0,
         options: ExtractOptions | None = None,
+        item: FeedItem | None = None,
     ) -> Article:
-        """Learn ``page`` and extract it, in the papers' order (see the module)."""
+        """Learn ``page``, check the methods on its feed ``item`` (when it is one) and
+        extract it with the fields each method was chosen for, in the papers' order."""
         learners = self.learners(page)
         learners.urltree.partial_fit(page, seen_at)
-        article = self._judge(learners, page, seen_at, options)
+        learners.memo.start(page, seen_at)
+        _check(learners, page, item)
+        article = _extract(learners, page, options)
         learners.diffpost.partial_fit(page, seen_at)
         _count(learners, document)
         return article
@@ -119,47 +142,27 @@ class SiteModels:
         learners = self.sites_.get(_site(page))
         if learners is None:
             return self.page_level.extract(page, options)
-        return self._judge(learners, page, None, options)
-
-    def choose(
-        self, learners: SiteLearners, page: ParsedPage, seen_at: datetime | None = None
-    ) -> SiteLearner | None:
-        """The learner that judges ``page``: URL Tree, DiffPost or none (page level)."""
-        if learners.urltree.support(page) >= self.options.n_min:
-            return learners.urltree
-        try:
-            learners.diffpost.comparison_pages(page, seen_at)
-        except NotFittedError:
-            return None
-        return learners.diffpost
-
-    def _judge(
-        self,
-        learners: SiteLearners,
-        page: ParsedPage,
-        seen_at: datetime | None,
-        options: ExtractOptions | None,
-    ) -> Article:
-        learner = self.choose(learners, page, seen_at)
-        if learner is None:
-            return self.page_level.extract(page, options)
-        mask = learner.boilerplate(page, seen_at)
-        if self.options.mode == "site":
-            return article_from_mask(page, mask, learner.method, options)
-        hybrid = HybridExtractor(learner, self.page_level)
-        return hybrid.extract_masked(page, self.page_level.decide(page), mask, options)
+        learners.memo.start(page)
+        return _extract(learners, page, options)
 
     def learners(self, page: ParsedPage) -> SiteLearners:
         """The learners of ``page``'s site (new ones for a site not seen yet)."""
         site = _site(page)
         learners = self.sites_.get(site)
         if learners is None:
-            learners = self.sites_[site] = self._fresh()
+            urltree = UrlTree(n_min=self.options.n_min)
+            diffpost = DiffPost(comparisons=self.options.comparisons)
+            learners = self.sites_[site] = self._fresh(urltree, diffpost)
         return learners
 
-    def _fresh(self) -> SiteLearners:
-        return SiteLearners(UrlTree(n_min=self.options.n_min),
-                            DiffPost(comparisons=self.options.comparisons))  # fmt: skip
+    def _fresh(self, urltree: UrlTree, diffpost: DiffPost) -> SiteLearners:
+        """A site's learners with a combiner over them that has checked nothing yet."""
+        memo = PageMemo(self.page_level)
+        hybrid = self.options.mode == "hybrid"
+        methods = [MaskMethod(urltree, memo, hybrid, self.options.n_min),
+                   MaskMethod(diffpost, memo, hybrid)]  # fmt: skip
+        combiner = FieldCombiner(PageLevelMethod(memo), methods).fit((), {})
+        return SiteLearners(urltree, diffpost, combiner, memo)
 
     # -- state --------------------------------------------------------------------------
 
@@ -170,26 +173,46 @@ class SiteModels:
             "schema": self.schema_version,
             "urltree": learners.urltree.get_state(),
             "diffpost": learners.diffpost.get_state(),
+            "checks": learners.combiner.get_state(),
         }
         data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6)
         return SavedSite(site, data, learners.documents, learners.last_document)
 
     def restore_site(self, saved: SavedSite) -> None:
-        """Take ``saved`` as the site's state; ModelError for another schema version."""
+        """Take ``saved`` as the site's state; ModelError for a schema version this feedsift
+        does not read (a state of schema 1, saved before the checks, starts them afresh)."""
         payload = _load(saved.state)
-        if payload.get("schema") != self.schema_version:
+        if payload.get("schema") not in READABLE_SCHEMAS:
             raise ModelError(
                 f"saved site state has schema {payload.get('schema')}; "
                 f"this feedsift reads {self.schema_version}"
             )
         try:
-            urltree = UrlTree.from_state(payload["urltree"])
-            diffpost = DiffPost.from_state(payload["diffpost"])
+            learners = self._fresh(UrlTree.from_state(payload["urltree"]),
+                                   DiffPost.from_state(payload["diffpost"]))  # fmt: skip
         except KeyError as exc:
             raise ModelError(f"saved site state lacks {exc}") from exc
-        self.sites_[saved.site] = SiteLearners(
-            urltree, diffpost, saved.documents, saved.last_document
-        )
+        if "checks" in payload:
+            learners.combiner.set_state(payload["checks"])
+        learners.documents, learners.last_document = saved.documents, saved.last_document
+        self.sites_[saved.site] = learners
+
+
+def _check(learners: SiteLearners, page: ParsedPage, item: FeedItem | None) -> None:
+    """Check every method on the feed ``item`` that ``page`` is the page of."""
+    if item is not None and item.url:
+        learners.combiner.partial_fit([item], {item.url: page})
+
+
+def _extract(learners: SiteLearners, page: ParsedPage, options: ExtractOptions | None) -> Article:
+    """The combiner's article; its provenance names the method that made the body."""
+    article = learners.combiner.extract(page, options)
+    method = maker(article, "body")
+    if method is None:
+        return article
+    old = article.provenance
+    return replace(article, provenance=Provenance(method, old.model_version, old.confidence,
+                                                  old.kind_confidence))  # fmt: skip
 
 
 def _count(learners: SiteLearners, document: int) -> None:

@@ -51,6 +51,7 @@ class ItemRecord:
     attempts: int
     document_id: int | None
     error: str | None
+    description: str = ""  #: the feed's summary or excerpt, as stored
 
 
 class ItemTable:
@@ -102,6 +103,14 @@ class ItemTable:
         ).fetchone()
         return None if row is None else int(row[0])
 
+    def of_document(self, document_id: int) -> ItemRecord | None:
+        """The newest item whose page is the stored document ``document_id`` (``None``: a
+        page stored without a feed item, e.g. found by following links)."""
+        row = self._db.execute(
+            "SELECT * FROM items WHERE document_id = ? ORDER BY id DESC LIMIT 1", (document_id,)
+        ).fetchone()
+        return None if row is None else _record(row)
+
     def settle(self, item_id: int, state: ItemState, document_id: int | None = None) -> None:
         """Mark an item ``stored`` or ``duplicate`` of ``document_id``."""
         self._db.execute(
@@ -135,4 +144,5 @@ def _record(row: sqlite3.Row) -> ItemRecord:
         attempts=row["attempts"],
         document_id=row["document_id"],
         error=row["error"],
+        description=row["description"] or "",
     )
