@@ -10,7 +10,7 @@ import pytest
 from feedsift.errors import ModelError, NotFittedError
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.sitelevel.diffpost import DiffPost
-from feedsift.sitelevel.elements import cover_blocks, page_elements
+from feedsift.sitelevel.elements import cover_blocks, element_signature, page_elements
 
 NAV = (
     "<div id='nav'><ul><li><a href='/'>Home</a></li><li><a href='/archive'>Archive</a></li>"
@@ -189,3 +189,23 @@ def test_element_facts_and_block_cover() -> None:
     assert elements.signatures[0] != elements.signatures[1]  # same text, another tag
     selected = np.array([False, False, False, True])
     assert cover_blocks(elements, selected).tolist() == [False, True]
+
+
+def test_element_signatures_are_the_tag_and_joined_text_of_each_element() -> None:
+    html = ("<body><div><p>Straße und Café</p><p>日本語の<a href='/'>リンク</a></p></div>"
+            "<ul><li>a — b</li></ul></body>")  # fmt: skip
+    page = parse_page(html, "https://x.example/")
+    texts = [block.text for block in page.view.blocks]
+    expected = [element_signature(s.tag, " ".join(texts[s.first_block : s.last_block + 1]))
+                for s in page.view.subtrees]  # fmt: skip
+    assert page_elements(page.view).signatures.tolist() == expected
+    assert page_elements(parse_page("<body></body>").view).whole is None
+
+
+def test_a_page_elements_are_computed_once_while_it_is_handled() -> None:
+    learner, page = DiffPost(), _post("bells")
+    assert learner.elements(page) is learner.elements(page)
+    other = _post("birds")
+    assert learner.elements(other) is not learner.elements(page)
+    fresh = page_elements(page.view).signatures
+    assert learner.elements(page).signatures.tolist() == fresh.tolist()

@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Self
@@ -142,6 +143,9 @@ class DiffPost(SiteLearner):
         self.min_text_share = min_text_share
         self.max_age = max_age
         self.max_prestep_share = max_prestep_share
+        #: the last page's elements (the page weakly: a learner must not keep pages alive),
+        #: since a page is judged, then learned, in a row
+        self._last_elements: tuple[weakref.ref[ParsedPage], PageElements] | None = None
 
     @property
     def method(self) -> str:
@@ -161,7 +165,7 @@ class DiffPost(SiteLearner):
         self._check_params()
         if not hasattr(self, "sites_"):
             self.reset()
-        elements = page_elements(page.view)
+        elements = self.elements(page)
         whole = elements.whole
         if whole is None:
             return self
@@ -182,7 +186,7 @@ class DiffPost(SiteLearner):
         """
         self.check_fitted()
         self._check_params()
-        elements = page_elements(page.view)
+        elements = self.elements(page)
         usable = self._usable(page, elements.whole, seen_at)
         known = np.concatenate([p.signatures for p in usable]) if usable else _EMPTY
         repeated = np.isin(elements.signatures, known)
@@ -193,7 +197,16 @@ class DiffPost(SiteLearner):
     ) -> list[ComparisonPage]:
         """The (at most ``comparisons``) most recent pages ``page`` is compared with."""
         self.check_fitted()
-        return self._usable(page, page_elements(page.view).whole, seen_at)
+        return self._usable(page, self.elements(page).whole, seen_at)
+
+    def elements(self, page: ParsedPage) -> PageElements:
+        """The text-holding elements of ``page``, computed once for the page handled."""
+        last = self._last_elements
+        if last is not None and last[0]() is page:
+            return last[1]
+        elements = page_elements(page.view)
+        self._last_elements = (weakref.ref(page), elements)
+        return elements
 
     def _usable(
         self, page: ParsedPage, whole: int | None, seen_at: datetime | None
