@@ -8,7 +8,14 @@ from hypothesis import strategies as st
 
 import feedsift
 from feedsift.parsing.dom import MAX_HTML_CHARS
-from feedsift.parsing.limits import MAX_ELEMENTS, MAX_WORDS, PageLimits, _may_exceed, cut_text
+from feedsift.parsing.limits import (
+    MAX_ELEMENTS,
+    MAX_WORDS,
+    PageLimits,
+    _may_exceed,
+    _word_bound,
+    cut_text,
+)
 from feedsift.parsing.page import parse_page
 from feedsift.text.tokens import tokenize
 
@@ -135,3 +142,14 @@ def test_the_word_bound_never_counts_fewer_words_than_there_are(text: str) -> No
 def test_a_long_page_of_few_words_is_not_counted() -> None:
     assert not _may_exceed("<p>word</p> " * 180_000, MAX_WORDS)  # 2.2 M characters
     assert _may_exceed("\u4e2d" * (MAX_WORDS + 1), MAX_WORDS)
+
+
+#: Besides :data:`_MIXED`: an underscore, Cyrillic, an Arabic digit, supplementary Han, a
+#: combining mark and a space of another script (each a word character or a separator).
+_WIDER = _MIXED + "_\u0436\u0661\U00020001\u0301\u3000"
+
+
+@given(st.text(alphabet=st.sampled_from(_WIDER), max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_the_byte_level_word_bound_is_never_below_the_token_count(text: str) -> None:
+    assert _word_bound(text) >= len(tokenize(text))
