@@ -155,6 +155,18 @@ def test_judging_a_page_not_in_the_tree_is_judging_it_inserted() -> None:
     assert (learner.partial_fit(page).boilerplate(page) == before).all()
 
 
+def test_the_mask_repeats_each_hash_verdict_on_every_block_that_has_it() -> None:
+    repeated_twice = [NAV, "2024-05-17 | 3", _story(1), NAV, "Only letters here", FOOT]
+    learner = UrlTree().fit([_news(1), _news(2)])
+    page = _page("https://www.gazette.example/news/story-9.html", *repeated_twice)
+    hashed = learner.hashed(page)
+    expected = np.isin(hashed.blocks, hashed.doc.hashes[learner.judge(hashed.doc)])
+    assert learner.boilerplate(page).tolist() == expected.tolist()
+    assert learner.boilerplate(page).tolist() == [True, False, True, True, False, True]
+    digits_only = _page("https://www.gazette.example/news/story-10.html", "2024", "| 7 |")
+    assert learner.boilerplate(digits_only).tolist() == [False, False]
+
+
 def test_method_names_carry_the_variant() -> None:
     assert UrlTree().method == "urltree-strict"
     assert UrlTree(n_min=7).method == "urltree-strict-nmin7"

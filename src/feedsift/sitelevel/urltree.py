@@ -213,8 +213,7 @@ class UrlTree(SiteLearner):
         (``seen_at`` plays no part: the tree's eviction already bounds it in time)."""
         self.check_fitted()
         hashed = self.hashed(page)
-        repeated = hashed.doc.hashes[self.judge(hashed.doc)]
-        return np.isin(hashed.blocks, repeated)  # no-letter blocks are in no set: False
+        return _per_block(hashed, self.judge(hashed.doc))
 
     def knows(self, page: ParsedPage) -> bool:
         """Whether a retained document has ``page``'s URL key (a page fetched again)."""
@@ -336,6 +335,18 @@ class UrlTree(SiteLearner):
         return cls(params["heuristic"], n_min=int(params["n_min"]), n=params["n"],
                    eviction=Eviction(int(max_docs), float(max_age_days), int(keep_recent)),
                    rules=rules)  # fmt: skip
+
+
+def _per_block(hashed: HashedPage, verdicts: npt.NDArray[np.bool_]) -> BlockMask:
+    """Each block's verdict, from the verdicts of the page's distinct hashes (the sorted
+    ``doc.hashes``, looked up by bisection: ``np.isin`` sorted them again); a block without
+    letters is in no set: False."""
+    distinct, blocks = hashed.doc.hashes, hashed.blocks
+    if not len(distinct):
+        return np.zeros(len(blocks), dtype=np.bool_)
+    at = np.minimum(np.searchsorted(distinct, blocks), len(distinct) - 1)
+    mask: BlockMask = verdicts[at] & (distinct[at] == blocks)
+    return mask
 
 
 def _posix(seen_at: datetime | None) -> float | None:
