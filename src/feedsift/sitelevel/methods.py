@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+import numpy as np
+
 from feedsift.errors import NotFittedError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.extractors.page import BlockDecision, LearnedPageExtractor
@@ -32,6 +34,8 @@ __all__ = ["BODY_ONLY", "MaskMethod", "PageLevelMethod", "PageMemo"]
 #: What a mask changes is the body: the hybrid's other fields are the page level's, so its
 #: extraction skips metadata and comments and takes them from the page level's article.
 BODY_ONLY = ExtractOptions(with_metadata=False, include_comments=False)
+#: What an extraction without options means.
+DEFAULT_OPTIONS = ExtractOptions()
 
 
 class PageMemo:
@@ -42,12 +46,13 @@ class PageMemo:
         self.page: ParsedPage | None = None
         self.seen_at: datetime | None = None
         self._decision: BlockDecision | None = None
-        self._articles: dict[ExtractOptions | None, Article] = {}
+        self._articles: dict[ExtractOptions, Article] = {}
+        self._made: dict[tuple[str, ExtractOptions], Article] = {}
 
     def start(self, page: ParsedPage, seen_at: datetime | None = None) -> None:
         """Forget the last page; ``page`` (downloaded at ``seen_at``) is handled next."""
         self.page, self.seen_at = page, seen_at
-        self._decision, self._articles = None, {}
+        self._decision, self._articles, self._made = None, {}, {}
 
     def decision(self, page: ParsedPage) -> BlockDecision:
         """The page level's block decision of ``page`` (made once per page)."""
@@ -60,11 +65,24 @@ class PageMemo:
     def article(self, page: ParsedPage, options: ExtractOptions | None) -> Article:
         """The page level's article of ``page`` with ``options`` (made once per page)."""
         decision = self.decision(page)
+        options = options or DEFAULT_OPTIONS  # the checks' None and a caller's default alike
         made = self._articles.get(options)
         if made is None:
             made = self._articles[options] = self.page_level.extract_decided(
                 page, decision, options)  # fmt: skip
         return made
+
+
+    def made(self, page: ParsedPage, key: tuple[str, ExtractOptions]) -> Article | None:
+        """What a method (``key``: its name and the options) made of ``page`` already."""
+        if page is not self.page:
+            self.start(page)
+        return self._made.get(key)
+
+    def keep(self, key: tuple[str, ExtractOptions], article: Article) -> Article:
+        """Remember what a method made of the current page; return it."""
+        self._made[key] = article
+        return article
 
 
 class PageLevelMethod:
@@ -105,13 +123,21 @@ class MaskMethod:
         return self.learner.boilerplate(page, seen_at)
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        key = (self.name, options or DEFAULT_OPTIONS)
+        made = self.memo.made(page, key)  # checked on the page, then chosen for a field
+        return made if made is not None else self.memo.keep(key, self._extract(page, options))
+
+    def _extract(self, page: ParsedPage, options: ExtractOptions | None) -> Article:
         mask = self.mask(page)
         if not self.hybrid:
             return article_from_mask(page, mask, self.learner.method, options)
         base = self.memo.article(page, options)
-        kept = masked_decision(page, self.memo.decision(page), mask)
-        masked = self.memo.page_level.extract_decided(page, kept, BODY_ONLY)
+        decision = self.memo.decision(page)
+        kept = masked_decision(page, decision, mask)
         old = base.provenance
         provenance = Provenance(self.name, old.model_version,
                                 old.confidence, old.kind_confidence)  # fmt: skip
+        if np.array_equal(kept.content, decision.content):
+            return replace(base, provenance=provenance)  # no box of the body was boilerplate
+        masked = self.memo.page_level.extract_decided(page, kept, BODY_ONLY)
         return replace(base, body=masked.body, kind=masked.kind, provenance=provenance)
