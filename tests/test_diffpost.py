@@ -209,3 +209,26 @@ def test_a_page_elements_are_computed_once_while_it_is_handled() -> None:
     assert learner.elements(other) is not learner.elements(page)
     fresh = page_elements(page.view).signatures
     assert learner.elements(page).signatures.tolist() == fresh.tolist()
+
+
+def test_block_cover_of_nested_selections_is_every_block_inside_one() -> None:
+    page = _post("bells", extra=SIDEBAR)
+    elements = page_elements(page.view)
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        selected = rng.random(len(elements.signatures)) < 0.2
+        naive = np.zeros(elements.n_blocks, dtype=bool)
+        for first, last in zip(elements.first[selected], elements.last[selected], strict=True):
+            naive[first : last + 1] = True
+        assert cover_blocks(elements, selected).tolist() == naive.tolist()
+
+
+def test_an_element_repeated_in_any_comparison_page_is_found() -> None:
+    from feedsift.sitelevel.diffpost import ComparisonPage, _in_any
+
+    signatures = np.array([5, -3, 9, 0, 12], dtype=np.int64)
+    pages = [ComparisonPage(None, None, 1, np.array([-3, 4], dtype=np.int64)),
+             ComparisonPage(None, None, 2, np.empty(0, dtype=np.int64)),
+             ComparisonPage(None, None, 3, np.array([7, 12, 20], dtype=np.int64))]  # fmt: skip
+    assert _in_any(signatures, pages).tolist() == [False, True, False, False, True]
+    assert _in_any(signatures, []).tolist() == [False] * 5

@@ -111,7 +111,6 @@ MAX_PRESTEP_SHARE = 0.25
 
 #: A site name for pages without a URL (they are taken to be one site).
 _NO_SITE = ""
-_EMPTY: HashArray = np.empty(0, dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -188,8 +187,7 @@ class DiffPost(SiteLearner):
         self._check_params()
         elements = self.elements(page)
         usable = self._usable(page, elements.whole, seen_at)
-        known = np.concatenate([p.signatures for p in usable]) if usable else _EMPTY
-        repeated = np.isin(elements.signatures, known)
+        repeated = _in_any(elements.signatures, usable)
         return cover_blocks(elements, repeated | self._link_heavy(elements))
 
     def comparison_pages(
@@ -280,6 +278,18 @@ class DiffPost(SiteLearner):
         except (KeyError, TypeError, ValueError, AttributeError, binascii.Error) as exc:
             raise ModelError(f"malformed {cls.name} state: {exc!r}") from exc
         return learner
+
+
+def _in_any(signatures: HashArray, pages: list[ComparisonPage]) -> npt.NDArray[np.bool_]:
+    """Whether each signature is in at least one of ``pages`` (their signatures are sorted
+    and distinct: looked up by bisection, where ``np.isin`` would sort them again)."""
+    found = np.zeros(len(signatures), dtype=np.bool_)
+    for page in pages:
+        known = page.signatures
+        if len(known):
+            at = np.minimum(np.searchsorted(known, signatures), len(known) - 1)
+            found |= known[at] == signatures
+    return found
 
 
 def _site(page: ParsedPage) -> str:

@@ -111,8 +111,8 @@ def page_elements(view: BlockView) -> PageElements:
 
 def cover_blocks(elements: PageElements, selected: npt.NDArray[np.bool_]) -> BlockMask:
     """The mask of every block inside at least one selected element."""
-    delta = np.zeros(elements.n_blocks + 1, dtype=np.int64)
-    np.add.at(delta, elements.first[selected], 1)
-    np.add.at(delta, elements.last[selected] + 1, -1)
-    mask: BlockMask = np.cumsum(delta[:-1]) > 0
+    size = elements.n_blocks + 1
+    opened = np.bincount(elements.first[selected], minlength=size)
+    closed = np.bincount(elements.last[selected] + 1, minlength=size)
+    mask: BlockMask = np.cumsum((opened - closed)[:-1]) > 0
     return mask
