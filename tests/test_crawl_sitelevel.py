@@ -13,9 +13,14 @@ import pytest
 
 from crawl_helpers import FAST, crawl_once, subscribe
 from feedsift.acquisition.schedule import Schedule
+from feedsift.api import bundled_extractor
 from feedsift.crawl.crawler import CrawlOptions
+from feedsift.crawl.extraction import ExtractionJob, extract_job
 from feedsift.crawl.session import SessionSettings, run_session
+from feedsift.extractors.base import ExtractOptions
+from feedsift.sitelevel import SiteModels
 from feedsift.testweb import TestWeb
+from test_site_models import NOW, _item, _page, _template  # the harbour blog fixtures
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +138,20 @@ def _forget_all_but(db: Path, site: str, keep: int) -> None:
         connection.execute("DELETE FROM documents WHERE site = ? AND id != ?", (site, keep))
         connection.execute("UPDATE documents SET fetched_at = ? WHERE id = ?", (old, keep))
     connection.close()
+
+
+def test_an_arrival_job_checks_its_feed_item_with_the_feeds_template() -> None:
+    """The job carries its feed item and its feed's template: the site's combiner checks
+    the template on the item beside the page level and the mask methods."""
+    extractor = bundled_extractor()
+    models = SiteModels(extractor)
+    template = _template(range(0, 4))
+    for n in range(4, 8):
+        page = _page(n)
+        html = page.decoded.text.encode()
+        job = ExtractionJob(n, "harbour.example", page.url or "", html, "text/html", "article",
+                            NOW, item=_item(n), template=template)  # fmt: skip
+        outcome = extract_job(job, extractor, ExtractOptions(), models)
+        assert outcome.article is not None and outcome.error is None
+    checks = models.sites_["harbour.example"].combiner.checks_
+    assert len(checks["template"]["title"]) == 4 and len(checks["page"]["title"]) == 4

@@ -12,8 +12,9 @@ from feedsift.api import bundled_extractor
 from feedsift.errors import ModelError
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.records import FeedItem
+from feedsift.records import FeedItem, FeedSample
 from feedsift.sitelevel import SavedSite, SiteModels, SiteOptions
+from feedsift.templates.learner import FeedTemplate
 
 WORDS = ("river stone lantern orchard meadow harbor copper violet thunder ember quiet "
          "marble falcon willow summit canyon").split()  # fmt: skip
@@ -184,3 +185,34 @@ def test_state_of_another_schema_or_not_a_state_is_refused(
         models.restore_site(newer)
     with pytest.raises(ModelError, match="not a saved site state"):
         models.restore_site(SavedSite("harbour.example", b"junk", 1, 1))
+
+
+def _template(numbers: range) -> bytes:
+    """A feed template learned from the items and pages ``numbers`` of the harbour blog."""
+    items = tuple(_item(n) for n in numbers)
+    sample = FeedSample("https://harbour.example/feed.xml", "Harbour desk", items)
+    pages = {item.url or "": _page(n) for n, item in zip(numbers, items, strict=True)}
+    template = FeedTemplate().fit(sample, pages)
+    assert template.is_fitted
+    return template.to_bytes()
+
+
+def test_the_feed_template_joins_the_checks_and_keeps_them_until_a_new_version(
+    page_level: LearnedPageExtractor,
+) -> None:
+    models = SiteModels(page_level)
+    first = _template(range(0, 4))
+    models.use_template("harbour.example", first)
+    for n in range(4, 9):
+        models.process(_page(n), NOW, n + 1, item=_item(n))
+    learners = models.sites_["harbour.example"]
+    assert len(learners.combiner.checks_["template"]["title"]) == 5
+    assert learners.combiner.choice("title").checks >= 3
+    restored = SiteModels(page_level)
+    restored.restore_site(models.save_site("harbour.example"))
+    restored.use_template("harbour.example", first)  # the same version: its checks stay
+    assert len(restored.sites_["harbour.example"].combiner.checks_["template"]["title"]) == 5
+    restored.use_template("harbour.example", _template(range(0, 6)))  # a new version
+    assert "template" not in restored.sites_["harbour.example"].combiner.checks_
+    restored.use_template("harbour.example", b"not a template")  # refused, nothing changes
+    assert restored.sites_["harbour.example"].template is not None

@@ -155,7 +155,8 @@ class Crawler:
                 if record is not None:
                     item = self.store.items.of_document(document_id)
                     feed_item = _as_feed_item(item) if item is not None else None
-                    self._start_extraction(document_id, record.document, role, feed_item)
+                    feed = item.feed_id if item is not None else None
+                    self._start_extraction(document_id, record.document, role, feed_item, feed)
         left: dict[int, list[ItemRecord]] = {}
         for item in self.store.items.pending():
             if item.state == "new":
@@ -379,7 +380,7 @@ class Crawler:
         if new:
             self._fresh.setdefault(item.feed_id, []).append(document_id)
             feed_item = self._feed_items.get(item.url or "") or _as_feed_item(item)
-            self._start_extraction(document_id, document, feed_item=feed_item)
+            self._start_extraction(document_id, document, "article", feed_item, item.feed_id)
 
     def _document(self, result: FetchResult, title: str | None) -> NewDocument:
         return NewDocument(
@@ -430,12 +431,16 @@ class Crawler:
         document: NewDocument,
         role: JobRole = "article",
         feed_item: FeedItem | None = None,
+        feed_id: int | None = None,
     ) -> None:
-        """Extract (or only learn) a stored document; ``feed_item``: the feed's item that
-        links it, which the site's methods are checked against."""
+        """Extract (or only learn) a stored document; ``feed_item``: the item of the feed
+        ``feed_id`` that links it, which the site's methods (the feed's template among
+        them, once it has one) are checked against."""
+        template = self.store.templates.current(feed_id) if feed_id is not None else None
         job = ExtractionJob(
             document_id, document.site, document.response_url, document.body,
             document.header("content-type"), role, document.fetched_at, item=feed_item,
+            template=template.state if template is not None else None,
         )  # fmt: skip
         self._start_job(job)
 

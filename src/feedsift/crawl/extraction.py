@@ -76,6 +76,7 @@ class ExtractionJob:
     saved: SavedSite | None = None  #: the site's saved learner state, sent with its first job
     #: the feed item whose link this page is: the site's methods are checked against it
     item: FeedItem | None = None
+    template: bytes | None = None  #: the item's feed's template (saved state), if it has one
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +117,7 @@ def extract_job(
             article = extractor.extract(page, options) if job.role == "article" else None
         else:
             _restore(models, job.saved)
+            models.use_template(job.site, job.template)
             article = _through_models(models, job, page, options)
     except FeedsiftError as exc:
         return ExtractionOutcome(job, None, str(exc), time.perf_counter() - started)

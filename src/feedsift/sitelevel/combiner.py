@@ -310,16 +310,14 @@ class FieldCombiner:
         return pack_state(self.name, self.schema_version, self.get_state())
 
     def set_state(self, state: Mapping[str, Any]) -> Self:
-        """Take the checks :meth:`get_state` returned (those of methods this combiner does
-        not have are dropped: a method saved under another name starts unchecked);
-        ModelError for a malformed state."""
+        """Take the checks :meth:`get_state` returned; ModelError for a malformed state.
+        Checks of a method this combiner does not have are kept (and saved again), not
+        used: a site's feed template joins its combiner when the crawl hands it over."""
         try:
             self.min_checks, self.window = int(state["min_checks"]), int(state["window"])
-            names = {m.name for m in self._extractors()}
             self.checks_ = {method: {str(f): [(float(s), float(p)) for s, p in recent]
                                      for f, recent in fields.items()}
-                            for method, fields in state["checks"].items()
-                            if method in names}  # fmt: skip
+                            for method, fields in state["checks"].items()}  # fmt: skip
             self.items_checked_ = int(state["items"])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelError(f"not a saved combiner state: {exc}") from exc

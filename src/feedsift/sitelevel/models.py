@@ -11,7 +11,9 @@ extractor. Its methods (:mod:`feedsift.sitelevel.methods`):
   from the page-level result (``hybrid`` mode, :mod:`feedsift.sitelevel.hybrid`), or the
   learner alone (``urltree-strict``, ``diffpost``: ``site`` mode); each only on the pages its
   learner can judge (the URL Tree's node has ``n_min`` documents; DiffPost has a comparison
-  page of the same crawl).
+  page of the same crawl);
+* ``template``: the site's feed template (:mod:`feedsift.templates`), once the crawl has
+  learned one (:meth:`SiteModels.use_template`); a new version starts unchecked.
 
 A page that arrives as a feed item comes with the item (:class:`~feedsift.records.FeedItem`):
 every method is checked on it field by field against what the feed says (title, date,
@@ -29,14 +31,16 @@ State is saved and restored per site (:meth:`SiteModels.save_site`,
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import logging
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
 from feedsift.dedup.site import site_of
 from feedsift.errors import InputError, ModelError
-from feedsift.extractors.base import ExtractOptions
+from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, FeedItem, Provenance
@@ -44,6 +48,9 @@ from feedsift.sitelevel.combiner import FieldCombiner, maker
 from feedsift.sitelevel.diffpost import COMPARISONS, DiffPost
 from feedsift.sitelevel.methods import MaskMethod, PageLevelMethod, PageMemo
 from feedsift.sitelevel.urltree import DEFAULT_N_MIN, UrlTree
+from feedsift.templates.learner import FeedTemplate
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["SavedSite", "SiteLearners", "SiteMode", "SiteModels", "SiteOptions"]
 
@@ -72,6 +79,8 @@ class SiteLearners:
     memo: PageMemo  #: the page being handled, shared by the combiner's methods
     documents: int = 0  #: pages learned
     last_document: int = 0  #: highest stored document id learned (0: none known)
+    template: FeedTemplate | None = None  #: the site's feed template, once the crawl has one
+    template_key: str = ""  #: digest of the template the ``template`` checks were made with
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +154,32 @@ class SiteModels:
         learners.memo.start(page)
         return _extract(learners, page, options)
 
+    def use_template(self, site: str, state: bytes | None) -> None:
+        """Make the feed template saved as ``state`` one of ``site``'s methods, checked on
+        the feed items that arrive from now on like the others (a new version of the
+        template starts unchecked); a state that does not load is not used."""
+        learners = self.learners_of(site)
+        key = hashlib.sha256(state).hexdigest()[:16] if state else ""
+        if state is None or (learners.template is not None and key == learners.template_key):
+            return
+        try:
+            template = FeedTemplate.from_bytes(state)
+        except ModelError as exc:
+            logger.warning("%s: feed template not used by the site's checks (%s)", site, exc)
+            return
+        checks = learners.combiner.get_state()
+        if key != learners.template_key:
+            checks["checks"].pop(template.name, None)  # another template's verdicts
+        learners.template, learners.template_key = template, key
+        learners.combiner = self._combiner(learners.urltree, learners.diffpost, learners.memo,
+                                           template).set_state(checks)  # fmt: skip
+
     def learners(self, page: ParsedPage) -> SiteLearners:
         """The learners of ``page``'s site (new ones for a site not seen yet)."""
-        site = _site(page)
+        return self.learners_of(_site(page))
+
+    def learners_of(self, site: str) -> SiteLearners:
+        """The learners of ``site`` (new ones for a site not seen yet)."""
         learners = self.sites_.get(site)
         if learners is None:
             urltree = UrlTree(n_min=self.options.n_min)
@@ -158,11 +190,20 @@ class SiteModels:
     def _fresh(self, urltree: UrlTree, diffpost: DiffPost) -> SiteLearners:
         """A site's learners with a combiner over them that has checked nothing yet."""
         memo = PageMemo(self.page_level)
-        hybrid = self.options.mode == "hybrid"
-        methods = [MaskMethod(urltree, memo, hybrid, self.options.n_min),
-                   MaskMethod(diffpost, memo, hybrid)]  # fmt: skip
-        combiner = FieldCombiner(PageLevelMethod(memo), methods).fit((), {})
+        combiner = self._combiner(urltree, diffpost, memo).fit((), {})
         return SiteLearners(urltree, diffpost, combiner, memo)
+
+    def _combiner(
+        self, urltree: UrlTree, diffpost: DiffPost, memo: PageMemo,
+        template: FeedTemplate | None = None,
+    ) -> FieldCombiner:  # fmt: skip
+        """A combiner over the page level, the two mask methods and the feed template."""
+        hybrid = self.options.mode == "hybrid"
+        methods: list[PageExtractor] = [MaskMethod(urltree, memo, hybrid, self.options.n_min),
+                                        MaskMethod(diffpost, memo, hybrid)]  # fmt: skip
+        if template is not None:
+            methods.append(template)
+        return FieldCombiner(PageLevelMethod(memo), methods)
 
     # -- state --------------------------------------------------------------------------
 
@@ -174,6 +215,7 @@ class SiteModels:
             "urltree": learners.urltree.get_state(),
             "diffpost": learners.diffpost.get_state(),
             "checks": learners.combiner.get_state(),
+            "template_key": learners.template_key,
         }
         data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6)
         return SavedSite(site, data, learners.documents, learners.last_document)
@@ -194,6 +236,7 @@ class SiteModels:
             raise ModelError(f"saved site state lacks {exc}") from exc
         if "checks" in payload:
             learners.combiner.set_state(payload["checks"])
+        learners.template_key = str(payload.get("template_key") or "")
         learners.documents, learners.last_document = saved.documents, saved.last_document
         self.sites_[saved.site] = learners
 
