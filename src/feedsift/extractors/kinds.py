@@ -182,9 +182,10 @@ def _text_shares(page: ParsedPage, signals: PageSignals) -> list[float]:
     words = signals.words.astype(float)
     total = max(float(words.sum()), 1.0)
     tags = [b.tag for b in page.view.blocks]
+    counts = words.tolist()  # Python floats: a numpy scalar per item costs four times more
 
     def share(chosen: frozenset[str]) -> float:
-        return float(sum(w for w, t in zip(words, tags, strict=True) if t in chosen))
+        return float(sum(w for w, t in zip(counts, tags, strict=True) if t in chosen))
 
     roles = signals.roles.inherited[signals.owner] if signals.n else np.zeros(0, dtype=np.int64)
     comment = float((words * ((roles >> Role.COMMENT) & 1)).sum())

@@ -51,11 +51,10 @@ def _safe_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _largest_child_share(table: SubtreeTable) -> np.ndarray:
+    """Each subtree's largest child's share of its words (a maximum per parent, in C)."""
     largest = np.zeros(len(table.words))
-    for child in range(len(table.words)):
-        parent = table.parent[child]
-        if parent >= 0 and table.words[child] > largest[parent]:
-            largest[parent] = table.words[child]
+    has_parent = table.parent >= 0
+    np.maximum.at(largest, table.parent[has_parent], table.words[has_parent])
     return _safe_div(largest, table.words)
 
 
