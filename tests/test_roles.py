@@ -39,3 +39,25 @@ def test_masks_are_inherited_down_the_tree() -> None:
     assert _roles(int(masks.own[p])) == set()
     assert Role.CONTENT in _roles(int(masks.inherited[p]))
     assert Role.CONTENT in _roles(int(masks.near[p]))
+
+
+def test_near_and_inherited_masks_follow_parent_and_grandparent() -> None:
+    view = text_blocks(
+        clean_dom(
+            parse_html(
+                "<body><div class='sidebar'><section class='comments'><div><ul><li>One</li>"
+                "<li>Two <b>bold</b></li></ul><p class='byline'>By me</p></div></section></div>"
+                "<main><article class='post'><p>Text</p></article></main></body>"
+            )
+        )
+    )
+    masks = role_masks(view)
+    own = [int(m) for m in masks.own]
+    for sub in view.subtrees:
+        parent = sub.parent
+        grand = view.subtrees[parent].parent if parent >= 0 else -1
+        up = own[parent] if parent >= 0 else 0
+        near = own[sub.index] | up | (own[grand] if grand >= 0 else 0)
+        inherited = own[sub.index] | (int(masks.inherited[parent]) if parent >= 0 else 0)
+        assert int(masks.near[sub.index]) == near
+        assert int(masks.inherited[sub.index]) == inherited

@@ -75,27 +75,39 @@ class ClassRoleCache:
 
 
 def role_masks(view: BlockView, cache: ClassRoleCache | None = None) -> RoleMasks:
-    """Own, inherited and near role masks of every subtree of ``view``."""
-    own: list[int] = []
-    inherited: list[int] = []
-    near: list[int] = []
-    known = cache or ClassRoleCache()
-    for sub in view.subtrees:
-        element = sub.element
-        mask = known.roles(element.get("class"), element.get("id"))
-        mask |= _TAG_BITS.get(sub.tag, 0)
-        parent = sub.parent
-        own.append(mask)
-        if parent < 0:
-            inherited.append(mask)
-            near.append(mask)
-            continue
-        inherited.append(mask | inherited[parent])
-        grand = view.subtrees[parent].parent
-        near.append(mask | own[parent] | (own[grand] if grand >= 0 else 0))
-    as_array = np.array
-    return RoleMasks(as_array(own, dtype=np.int64), as_array(inherited, dtype=np.int64),
-                     as_array(near, dtype=np.int64))
+    """Own, inherited and near role masks of every subtree of ``view``.
+
+    The own masks come from one comprehension, the inherited ones from a walk over plain
+    ints (parents come first) and the near ones from numpy lookups of parent and
+    grandparent, rather than one loop appending to three lists.
+    """
+    lookup = (cache or ClassRoleCache()).roles
+    subtrees = view.subtrees
+    tag_bits = _TAG_BITS.get
+    own = [lookup(sub.element.get("class"), sub.element.get("id")) | tag_bits(sub.tag, 0)
+           for sub in subtrees]  # fmt: skip
+    parents = [sub.parent for sub in subtrees]
+    inherited = own.copy()
+    for child, parent in enumerate(parents):
+        if parent >= 0:
+            inherited[child] |= inherited[parent]
+    own_masks = np.array(own, dtype=np.int64)
+    return RoleMasks(own_masks, np.array(inherited, dtype=np.int64),
+                     _near(own_masks, np.array(parents, dtype=np.int64)))  # fmt: skip
+
+
+def _near(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """Each subtree's own bits with its parent's and grandparent's (none above the root)."""
+    has_parent = parent >= 0
+    up = np.where(has_parent, parent, 0)  # a stand-in index where there is no parent
+    grand = np.where(has_parent, parent[up], -1) if len(parent) else parent
+    has_grand = grand >= 0
+    near: np.ndarray = (
+        own
+        | np.where(has_parent, own[up], 0)
+        | np.where(has_grand, own[np.where(has_grand, grand, 0)], 0)
+    )
+    return near
 
 
 def role_bits(masks: np.ndarray) -> np.ndarray:
