@@ -156,17 +156,3 @@ def test_index_finds_everything_within_distance(distance: int, base: int, flips:
     for bit in flips:
         query ^= 1 << bit
     assert (index.find(query) == 1) == (len(flips) <= distance)
-
-
-def test_simhash_does_not_depend_on_the_token_digest_memory(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from feedsift.dedup import fingerprint
-
-    remembered = simhash(ARTICLE)
-    monkeypatch.setattr(fingerprint, "_token_digests", {})
-    assert simhash(ARTICLE) == remembered  # digested afresh
-    monkeypatch.setattr(fingerprint, "_token_digests", {})
-    monkeypatch.setattr(fingerprint, "_TOKEN_CACHE_SIZE", 5)  # forgotten again and again
-    assert simhash(ARTICLE) == remembered
-    assert len(fingerprint._token_digests) <= 5

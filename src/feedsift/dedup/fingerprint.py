@@ -44,12 +44,6 @@ DEFAULT_SHINGLE = 2
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
-#: Token digests remembered between texts, at most (then forgotten all at once): a
-#: language's frequent words fill most of an article, and a lookup costs a tenth of the
-#: encode-and-BLAKE2b it saves (simhash 0.63 -> 0.42 ms an ssg article, 1,450 tokens).
-#: 2^16 entries take about 4.5 MB (tracemalloc; the 1,353 ssg articles hold 67,000 words).
-_TOKEN_CACHE_SIZE = 1 << 16
-_token_digests: dict[str, bytes] = {}
 
 
 def content_hash(text: str) -> str:
@@ -91,18 +85,12 @@ def simhash_of_tokens(tokens: list[str], *, shingle: int = DEFAULT_SHINGLE) -> i
 
 
 def _token_hashes(tokens: list[str]) -> npt.NDArray[np.uint64]:
-    """The hash of each token, each token digested once (see :data:`_TOKEN_CACHE_SIZE`)."""
-    known = _token_digests.get
-    digests = b"".join([known(token) or _new_digest(token) for token in tokens])
-    return np.frombuffer(digests, dtype=">u8").astype(np.uint64)
-
-
-def _new_digest(token: str) -> bytes:
-    """The digest of a token not remembered yet, remembered (a full memory starts afresh)."""
-    if len(_token_digests) >= _TOKEN_CACHE_SIZE:
-        _token_digests.clear()
-    digest = _token_digests[token] = _digest(token)
-    return digest
+    """The hash of each token, each distinct token digested once."""
+    index: dict[str, int] = {}
+    positions = [index.setdefault(token, len(index)) for token in tokens]
+    digests = b"".join(_digest(token) for token in index)
+    unique = np.frombuffer(digests, dtype=">u8").astype(np.uint64)
+    return unique[np.asarray(positions, dtype=np.intp)]
 
 
 def _shingle_hashes(token_hashes: npt.NDArray[np.uint64], shingle: int) -> npt.NDArray[np.uint64]:
