@@ -3,8 +3,9 @@
 ``parse_html`` keeps the whole document (metadata readers need ``<head>`` and JSON-LD
 scripts); ``clean_dom`` then drops what is never visible text: scripts, styles,
 templates, form controls, embedded objects and elements hidden by ``hidden``,
-``type=hidden`` or an inline ``display:none`` / ``visibility:hidden``. ``<head>`` stays:
-the metadata lives there.
+``type=hidden`` or an inline ``display:none`` / ``visibility:hidden``, except the hidden
+markup that holds what a reader sees once a script or a click runs
+(:mod:`feedsift.parsing.revealed`). ``<head>`` stays: the metadata lives there.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from lxml import etree
 
 from feedsift.errors import InputError
 from feedsift.parsing.nesting import flatten_nesting
+from feedsift.parsing.revealed import Reveals, text_chars, unwrap_swallowing_buttons
 from feedsift.parsing.xpath import select_elements
 
 __all__ = [
@@ -100,10 +102,12 @@ def clean_dom(root: etree._Element) -> etree._Element:
     """Drop invisible parts in place and return the ``<body>`` (an empty one is added to a
     document that has none, such as a redirect stub with a ``<head>`` only)."""
     _unwrap_content_noscripts(root)
+    unwrap_swallowing_buttons(root)
+    reveals = Reveals(root)  # read before the buttons that name the panels are dropped
     etree.strip_elements(root, *DROPPED_TAGS, etree.Comment, etree.PI, with_tail=False)
     for element in select_elements(HIDDEN_XPATH, root):
         parent = element.getparent()
-        if parent is not None and _hidden(element):
+        if parent is not None and _hidden(element) and not reveals.keeps(element):
             _remove_keep_tail(element, parent)
     body = root.find("body")
     if body is None:  # a page with a head only (a redirect stub): nothing visible
@@ -111,18 +115,14 @@ def clean_dom(root: etree._Element) -> etree._Element:
     return body
 
 
-def _text_chars(element: etree._Element) -> int:
-    return sum(len(str(t).strip()) for t in element.itertext())
-
-
 def _unwrap_content_noscripts(root: etree._Element) -> None:
     """Turn ``<noscript>`` elements into ``<div>`` where they hold the page's content."""
     body = root.find("body")
     if body is None:
         return
-    sizes = {element: _text_chars(element) for element in body.iter("noscript")}
+    sizes = {element: text_chars(element) for element in body.iter("noscript")}
     inside = sum(sizes.values())
-    if inside < NOSCRIPT_CONTENT_CHARS or inside < NOSCRIPT_CONTENT_SHARE * _text_chars(body):
+    if inside < NOSCRIPT_CONTENT_CHARS or inside < NOSCRIPT_CONTENT_SHARE * text_chars(body):
         return
     for element, size in sizes.items():
         if size >= NOSCRIPT_CONTENT_CHARS:
