@@ -87,6 +87,7 @@ def test_feed_items_choose_the_hybrid_that_drops_the_template_box(
     assert _story(5)[:40] in after.text
     title = after.source_of("title")
     assert title is not None and title.detail.startswith("page:")  # a tie: the page level
+    assert models.sites_["harbour.example"].memo.page is None  # no site keeps its last page
 
 
 def test_a_feed_that_carries_the_box_keeps_the_page_level(

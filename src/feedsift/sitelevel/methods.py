@@ -54,6 +54,11 @@ class PageMemo:
         self.page, self.seen_at = page, seen_at
         self._decision, self._articles, self._made = None, {}, {}
 
+    def clear(self) -> None:
+        """Forget the page (a site's memo must not keep its last page alive)."""
+        self.page, self.seen_at = None, None
+        self._decision, self._articles, self._made = None, {}, {}
+
     def decision(self, page: ParsedPage) -> BlockDecision:
         """The page level's block decision of ``page`` (made once per page)."""
         if page is not self.page:

@@ -123,7 +123,10 @@ class SiteModels:
         if not learners.urltree.knows(page):
             learners.urltree.partial_fit(page, seen_at)
         learners.memo.start(page, seen_at)
-        _check(learners, page, item)
+        try:
+            _check(learners, page, item)
+        finally:
+            learners.memo.clear()
         learners.diffpost.partial_fit(page, seen_at)
         _count(learners, document)
 
@@ -140,8 +143,11 @@ class SiteModels:
         learners = self.learners(page)
         learners.urltree.partial_fit(page, seen_at)
         learners.memo.start(page, seen_at)
-        _check(learners, page, item)
-        article = _extract(learners, page, options)
+        try:
+            _check(learners, page, item)
+            article = _extract(learners, page, options)
+        finally:
+            learners.memo.clear()
         learners.diffpost.partial_fit(page, seen_at)
         _count(learners, document)
         return article
@@ -152,7 +158,10 @@ class SiteModels:
         if learners is None:
             return self.page_level.extract(page, options)
         learners.memo.start(page)
-        return _extract(learners, page, options)
+        try:
+            return _extract(learners, page, options)
+        finally:
+            learners.memo.clear()
 
     def use_template(self, site: str, state: bytes | None) -> None:
         """Make the feed template saved as ``state`` one of ``site``'s methods, checked on
