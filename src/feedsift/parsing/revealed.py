@@ -69,17 +69,22 @@ class Reveals:
         values = _CONTROLLED(root)
         assert isinstance(values, list)
         self.controlled = frozenset(v for value in values for v in str(value).split())
+        #: ``<main>``'s text length, counted once (a page may hide thousands of icons in it)
+        self._main_chars: dict[etree._Element, int] = {}
 
     def keeps(self, element: etree._Element) -> bool:
         """Whether the hidden ``element`` is content a script or a click reveals."""
         return self._main_content(element) or self._collapsed_panel(element)
 
-    @staticmethod
-    def _main_content(element: etree._Element) -> bool:
-        if element.tag in LANDMARKS or any(True for _ in element.iter(*LANDMARKS)):
+    def _main_content(self, element: etree._Element) -> bool:
+        if any(True for _ in element.iter(*LANDMARKS)):  # the element itself included
             return True
         main = next(element.iterancestors("main"), None)
-        return main is not None and text_chars(element) >= MAIN_SHARE * text_chars(main)
+        if main is None:
+            return False
+        if main not in self._main_chars:
+            self._main_chars[main] = text_chars(main)
+        return text_chars(element) >= MAIN_SHARE * self._main_chars[main]
 
     def _collapsed_panel(self, element: etree._Element) -> bool:
         ids = {e.get("id") for e in element.iter() if e.get("id")}
