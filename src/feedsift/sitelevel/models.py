@@ -177,8 +177,9 @@ class SiteModels:
             logger.warning("%s: feed template not used by the site's checks (%s)", site, exc)
             return
         checks = learners.combiner.get_state()
-        if key != learners.template_key:
-            checks["checks"].pop(template.name, None)  # another template's verdicts
+        if key != learners.template_key:  # another template's verdicts go, in a copy
+            kept = {m: c for m, c in checks["checks"].items() if m != template.name}
+            checks = {**checks, "checks": kept}
         learners.template, learners.template_key = template, key
         learners.combiner = self._combiner(learners.urltree, learners.diffpost, learners.memo,
                                            template).set_state(checks)  # fmt: skip
