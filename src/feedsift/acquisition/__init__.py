@@ -4,7 +4,8 @@
 retries, conditional GET, SSRF guard); ``http.fetch_page`` is a single GET on top of it;
 ``feeds``, ``discovery`` and ``opml`` read feeds, find them and read subscription lists;
 ``feedworker`` parses feeds in worker processes bounded in time and memory;
-``schedule`` says when each feed is polled next.
+``schedule`` says when each feed is polled next; ``warc`` reads the HTML pages of web
+archives (``warc_writer`` writes them).
 """
 
 from feedsift.acquisition.discovery import FeedLink, feed_links_in_html, looks_like_feed
@@ -15,6 +16,7 @@ from feedsift.acquisition.http import FetchedPage, fetch_page
 from feedsift.acquisition.opml import Subscription, read_opml, write_opml
 from feedsift.acquisition.politeness import HostStats
 from feedsift.acquisition.schedule import Schedule
+from feedsift.acquisition.warc import WarcPage, WarcSkip, read_warc
 
 __all__ = [
     "FeedEntry",
@@ -31,10 +33,13 @@ __all__ = [
     "Subscription",
     "TimedFeed",
     "Validators",
+    "WarcPage",
+    "WarcSkip",
     "feed_links_in_html",
     "fetch_page",
     "looks_like_feed",
     "parse_feed",
     "read_opml",
+    "read_warc",
     "write_opml",
 ]
