@@ -1,4 +1,5 @@
-"""Outputs: articles as JSON-safe data and as txt, json, jsonl, markdown or html documents."""
+"""Outputs: articles as JSON-safe data and as txt, json, jsonl, markdown, html, xml or csv
+documents, each with its :class:`Origin` (the input, and a WARC record's id and date)."""
 
 from feedsift.outputs.formats import (
     DOCUMENT_FORMATS,
@@ -8,6 +9,7 @@ from feedsift.outputs.formats import (
     OutputFormat,
     render,
 )
+from feedsift.outputs.origin import Origin
 from feedsift.outputs.serialize import JsonValue, article_to_dict
 
 __all__ = [
@@ -16,6 +18,7 @@ __all__ = [
     "OUTPUT_FORMATS",
     "DocumentStream",
     "JsonValue",
+    "Origin",
     "OutputFormat",
     "article_to_dict",
     "render",

@@ -1,7 +1,8 @@
 """Articles as CSV: a header line, then one row per article (RFC 4180 quoting).
 
 Fields holding commas, quotes or line breaks are quoted, quotes doubled, so the body text
-keeps its paragraphs inside one field. Lists (authors, tags) are joined with ``; ``.
+keeps its paragraphs inside one field. Lists (authors, tags) are joined with ``; ``. Pages
+read from WARC files add two last columns, ``warc_record_id`` and ``warc_date``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from feedsift.outputs.origin import WARC_FIELDS, Origin
 from feedsift.records import Article
 
 __all__ = ["CSV_COLUMNS", "csv_header", "csv_row", "render_csv"]
@@ -31,15 +33,17 @@ def _line(values: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def csv_header() -> str:
-    """The header line."""
-    return _line(CSV_COLUMNS)
+def csv_header(*, warc: bool = False) -> str:
+    """The header line (with the WARC columns when ``warc``)."""
+    return _line(CSV_COLUMNS + WARC_FIELDS if warc else CSV_COLUMNS)
 
 
-def csv_row(article: Article, input_name: str | None = None) -> str:
-    """The line of one article (``input`` empty when not given)."""
+def csv_row(article: Article, origin: Origin | None = None, *, warc: bool = False) -> str:
+    """The line of one article (``input`` empty when not given; the WARC columns when
+    ``warc``, empty for a page that is no WARC record)."""
+    origin = origin or Origin()
     values = {
-        "input": input_name or "",
+        "input": origin.input or "",
         "url": article.canonical_url or article.url or "",
         "title": article.title or "",
         "authors": LIST_SEPARATOR.join(article.authors),
@@ -52,9 +56,14 @@ def csv_row(article: Article, input_name: str | None = None) -> str:
         "text": article.text,
         "comments": COMMENT_SEPARATOR.join(comment.text for comment in article.comments),
     }
-    return _line([values[column] for column in CSV_COLUMNS])
+    row = [values[column] for column in CSV_COLUMNS]
+    if warc:
+        fields = origin.fields()
+        row.extend(str(fields.get(name) or "") for name in WARC_FIELDS)
+    return _line(row)
 
 
-def render_csv(article: Article, input_name: str | None = None) -> str:
-    """A header line and the article's line."""
-    return csv_header() + csv_row(article, input_name)
+def render_csv(article: Article, origin: Origin | None = None) -> str:
+    """A header line and the article's line (with the WARC columns for a WARC record)."""
+    warc = origin is not None and origin.is_warc
+    return csv_header(warc=warc) + csv_row(article, origin, warc=warc)

@@ -5,6 +5,8 @@ articles of several inputs into one text stream: txt separates them with a
 ``==> input <==`` header line, json collects them in an array, jsonl writes one line each,
 markdown separates them with a rule, html puts each in its ``<article>`` of one page, xml
 puts each ``<doc>`` in one ``<docs>`` root, csv writes one header line and a row each.
+Each document shows its :class:`~feedsift.outputs.origin.Origin`: the input's name, and
+for a page of a WARC file the record's id and date.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ import json
 import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, TextIO, get_args
 
 from feedsift._version import __version__
 from feedsift.outputs.csv_format import csv_header, csv_row, render_csv
+from feedsift.outputs.origin import Origin
 from feedsift.outputs.serialize import JsonValue, article_to_dict
 from feedsift.outputs.xml_format import XML_DECLARATION, render_xml, xml_document
 from feedsift.records import Article, BodyPart, Comment, Teaser
@@ -59,15 +62,24 @@ _MD_BLOCK_START = re.compile(r"^([#>+=~-]|\d+(?=[.)]))", re.MULTILINE)
 _WHITESPACE = re.compile(r"\s+")
 
 
-def render(article: Article, fmt: OutputFormat, *, input_name: str | None = None) -> str:
-    """``article`` as one standalone document in ``fmt`` (ends with a newline unless empty)."""
-    return _RENDERERS[fmt](article, input_name)
+def render(
+    article: Article,
+    fmt: OutputFormat,
+    *,
+    input_name: str | None = None,
+    origin: Origin | None = None,
+) -> str:
+    """``article`` as one standalone document in ``fmt`` (ends with a newline unless empty).
+
+    ``origin`` says where it came from (``input_name`` alone is ``Origin(input_name)``).
+    """
+    return _RENDERERS[fmt](article, origin or Origin(input_name))
 
 
 # --- txt ---------------------------------------------------------------------------------
 
 
-def render_txt(article: Article, input_name: str | None = None) -> str:
+def render_txt(article: Article, origin: Origin | None = None) -> str:
     """Title line, blank line, body text; then the posts of a listing and any comments."""
     blocks = [article.title] if article.title else []
     if article.body:
@@ -93,26 +105,26 @@ def _txt_comment(comment: Comment) -> str:
 # --- json / jsonl ------------------------------------------------------------------------
 
 
-def _record(article: Article, input_name: str | None) -> dict[str, JsonValue]:
-    record: dict[str, JsonValue] = {"input": input_name} if input_name is not None else {}
+def _record(article: Article, origin: Origin | None) -> dict[str, JsonValue]:
+    record = origin.fields() if origin is not None else {}
     record.update(article_to_dict(article))
     return record
 
 
-def render_json(article: Article, input_name: str | None = None) -> str:
-    """One pretty-printed JSON object (with ``input`` first when given)."""
-    return json.dumps(_record(article, input_name), ensure_ascii=False, indent=2) + "\n"
+def render_json(article: Article, origin: Origin | None = None) -> str:
+    """One pretty-printed JSON object (with the origin's fields first when given)."""
+    return json.dumps(_record(article, origin), ensure_ascii=False, indent=2) + "\n"
 
 
-def render_jsonl(article: Article, input_name: str | None = None) -> str:
-    """One JSON object on one line (with ``input`` first when given)."""
-    return json.dumps(_record(article, input_name), ensure_ascii=False) + "\n"
+def render_jsonl(article: Article, origin: Origin | None = None) -> str:
+    """One JSON object on one line (with the origin's fields first when given)."""
+    return json.dumps(_record(article, origin), ensure_ascii=False) + "\n"
 
 
 # --- markdown ----------------------------------------------------------------------------
 
 
-def render_markdown(article: Article, input_name: str | None = None) -> str:
+def render_markdown(article: Article, origin: Origin | None = None) -> str:
     """``# title``, metadata lines, the body by part kind, posts and comments."""
     blocks = [f"# {_md_inline(article.title)}"] if article.title else []
     blocks.extend(_md_metadata(article))
@@ -211,9 +223,9 @@ def _md_autolink(url: str) -> str:
 # --- html --------------------------------------------------------------------------------
 
 
-def render_html(article: Article, input_name: str | None = None) -> str:
+def render_html(article: Article, origin: Origin | None = None) -> str:
     """A minimal standalone HTML5 document; every text and attribute is escaped."""
-    title = article.title or input_name or "Untitled page"
+    title = article.title or (origin.input if origin else None) or "Untitled page"
     head = _html_head(title, article.language, article.canonical_url or article.url)
     return head + _html_article(article, None) + _HTML_TAIL
 
@@ -236,8 +248,12 @@ def _html_head(title: str, language: str | None, canonical: str | None) -> str:
     )
 
 
-def _html_article(article: Article, input_name: str | None) -> str:
-    attrs = f' data-input="{_esc(input_name)}"' if input_name is not None else ""
+def _html_article(article: Article, origin: Origin | None) -> str:
+    attrs = "".join(
+        f' data-{name.replace("_", "-")}="{_esc(str(value))}"'
+        for name, value in (origin.fields() if origin else {}).items()
+        if value is not None
+    )
     if article.language:
         attrs += f' lang="{_esc(article.language)}"'
     parts = [f"<article{attrs}>", _html_header(article), *_html_body(article.body)]
@@ -356,7 +372,7 @@ def _human_date(moment: datetime | None) -> str:
     return moment.isoformat(sep=" ", timespec="minutes")
 
 
-_RENDERERS: Mapping[OutputFormat, Callable[[Article, str | None], str]] = {
+_RENDERERS: Mapping[OutputFormat, Callable[[Article, Origin], str]] = {
     "txt": render_txt,
     "json": render_json,
     "jsonl": render_jsonl,
@@ -375,23 +391,26 @@ class _Frame:
     """How a format wraps several documents: text before all, between two, after all."""
 
     head: str
-    item: Callable[[Article, str], str]
+    item: Callable[[Article, Origin], str]
     separator: str
     tail: str
     empty_tail: str | None = None  #: the tail when no document was written, if different
 
 
-def _txt_item(article: Article, name: str) -> str:
-    return f"==> {name} <==\n{render_txt(article)}"
+def _txt_item(article: Article, origin: Origin) -> str:
+    return f"==> {origin.heading(article.url)} <==\n{render_txt(article)}"
 
 
-def _json_item(article: Article, name: str) -> str:
-    return textwrap.indent(render_json(article, name).rstrip("\n"), "  ")
+def _json_item(article: Article, origin: Origin) -> str:
+    return textwrap.indent(render_json(article, origin).rstrip("\n"), "  ")
 
 
-def _markdown_item(article: Article, name: str) -> str:
-    safe_name = name.replace("--", "- -")
-    return f"<!-- input: {safe_name} -->\n\n{render_markdown(article)}"
+def _markdown_item(article: Article, origin: Origin) -> str:
+    fields = [f"input: {origin.heading(article.url)}"]
+    if origin.is_warc:
+        fields.append(f"warc_record_id: {origin.warc_record_id}")
+    safe = "; ".join(fields).replace("--", "- -")
+    return f"<!-- {safe} -->\n\n{render_markdown(article)}"
 
 
 _FRAMES: Mapping[OutputFormat, _Frame] = {
@@ -407,21 +426,36 @@ _FRAMES: Mapping[OutputFormat, _Frame] = {
 }
 
 
+def _csv_frame(warc: bool) -> _Frame:
+    """csv with or without the WARC columns: the header is written before any row."""
+    frame = _FRAMES["csv"]
+    if not warc:
+        return frame
+    return replace(frame, head=csv_header(warc=True), item=_csv_warc_row)
+
+
+def _csv_warc_row(article: Article, origin: Origin) -> str:
+    return csv_row(article, origin, warc=True)
+
+
 class DocumentStream:
     """Writes the articles of several inputs, in order, into one text stream.
 
-    Call :meth:`close` once at the end (it writes the closing part of json and html).
+    ``warc`` adds the WARC columns to csv (other formats show them per document). Call
+    :meth:`close` once at the end (it writes the closing part of json and html).
     """
 
-    def __init__(self, out: TextIO, fmt: OutputFormat) -> None:
+    def __init__(self, out: TextIO, fmt: OutputFormat, *, warc: bool = False) -> None:
         self._out = out
-        self._frame = _FRAMES[fmt]
+        self._frame = _csv_frame(warc) if fmt == "csv" else _FRAMES[fmt]
         self._count = 0
         out.write(self._frame.head)
 
-    def write(self, article: Article, input_name: str) -> None:
-        """Append the document of one input."""
-        text = self._frame.item(article, input_name)
+    def write(self, article: Article, origin: Origin | str) -> None:
+        """Append the document of one input (``origin``: where it came from, or its name)."""
+        if isinstance(origin, str):
+            origin = Origin(origin)
+        text = self._frame.item(article, origin)
         # one write: a run stopped between separator and document would leave bad json
         self._out.write(self._frame.separator + text if self._count else text)
         self._count += 1

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from feedsift.outputs.origin import Origin
 from feedsift.records import Article, BodyPart, Comment, Teaser
 
 __all__ = ["XML_DECLARATION", "render_xml", "xml_document"]
@@ -39,14 +40,15 @@ def _clean(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
-def render_xml(article: Article, input_name: str | None = None) -> str:
+def render_xml(article: Article, origin: Origin | None = None) -> str:
     """One standalone XML document (declaration and ``<doc>``)."""
-    return XML_DECLARATION + xml_document(article, input_name)
+    return XML_DECLARATION + xml_document(article, origin)
 
 
-def xml_document(article: Article, input_name: str | None = None) -> str:
-    """The ``<doc>`` element of ``article``, pretty-printed, ending with a newline."""
-    doc = etree.Element("doc", _doc_attributes(article, input_name))
+def xml_document(article: Article, origin: Origin | None = None) -> str:
+    """The ``<doc>`` element of ``article``, pretty-printed, ending with a newline; the
+    origin's fields (``input``, ``warc_record_id``, ``warc_date``) are attributes."""
+    doc = etree.Element("doc", _doc_attributes(article, origin or Origin()))
     main = etree.SubElement(doc, "main")
     for element in _body(article.body):
         main.append(element)
@@ -59,10 +61,10 @@ def xml_document(article: Article, input_name: str | None = None) -> str:
     return etree.tostring(doc, encoding="unicode", pretty_print=True)
 
 
-def _doc_attributes(article: Article, input_name: str | None) -> dict[str, str]:
+def _doc_attributes(article: Article, origin: Origin) -> dict[str, str]:
     url = article.canonical_url or article.url
     values = {
-        "input": input_name,
+        **{name: str(value) for name, value in origin.fields().items() if value is not None},
         "sitename": article.site_name,
         "title": article.title,
         "author": LIST_SEPARATOR.join(article.authors),
