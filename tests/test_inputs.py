@@ -75,7 +75,7 @@ def test_folder_without_pages_is_a_problem(tmp_path: Path) -> None:
     (tmp_path / "readme.txt").write_text("hi")
     resolved = resolve_inputs([str(tmp_path)])
     assert resolved.sources == ()
-    assert "folder holds no HTML files" in resolved.problems[0].reason
+    assert "folder holds no HTML or WARC files" in resolved.problems[0].reason
 
 
 def test_urls_and_schemes() -> None:

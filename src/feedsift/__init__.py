@@ -4,7 +4,8 @@
 >>> article = feedsift.extract("<html><body><article><h1>Hi</h1><p>...</p></article></body></html>")
 
 On the web: ``feedsift.extract_url(url)``, ``feedsift.fetch(url)`` and
-``feedsift.fetch_feed(url)`` fetch politely and safely, as the command line does.
+``feedsift.fetch_feed(url)`` fetch politely and safely, as the command line does. From web
+archives: ``feedsift.extract_warc(path)`` yields the article of every HTML record.
 """
 
 from feedsift._version import __version__
@@ -17,7 +18,16 @@ from feedsift.acquisition import (
     ParsedFeed,
     parse_feed,
 )
-from feedsift.api import bundled_extractor, extract, extract_url, fetch, fetch_feed
+from feedsift.acquisition.warc import WarcPage, WarcSkip, read_warc
+from feedsift.api import (
+    WarcArticle,
+    bundled_extractor,
+    extract,
+    extract_url,
+    extract_warc,
+    fetch,
+    fetch_feed,
+)
 from feedsift.crawl import ArrivalExtraction, Crawler, CrawlOptions, SessionSettings, run_session
 from feedsift.dedup import history_key, url_key
 from feedsift.errors import (
@@ -112,16 +122,21 @@ __all__ = [
     "TextBlock",
     "UnsafeAddressError",
     "UrlTree",
+    "WarcArticle",
+    "WarcPage",
+    "WarcSkip",
     "__version__",
     "bundled_extractor",
     "extract",
     "extract_url",
+    "extract_warc",
     "fetch",
     "fetch_feed",
     "history_key",
     "load_bundle",
     "parse_feed",
     "parse_page",
+    "read_warc",
     "run_session",
     "text_blocks",
     "url_key",

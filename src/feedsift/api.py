@@ -1,5 +1,6 @@
-"""The public entry points: ``feedsift.extract(html, url=None, **options) -> Article``, and
-``fetch``, ``extract_url`` and ``fetch_feed`` for pages and feeds on the web.
+"""The public entry points: ``feedsift.extract(html, url=None, **options) -> Article``;
+``fetch``, ``extract_url`` and ``fetch_feed`` for pages and feeds on the web; and
+``extract_warc`` for the HTML pages of a WARC file.
 
 The web functions fetch as ``feedsift extract URL`` does (one GET through the polite
 fetcher: an identifying User-Agent, robots.txt, a bounded number of redirects, a size cap
@@ -11,9 +12,10 @@ They are synchronous; called where an event loop runs (a notebook), they fetch i
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import cache, partial
 from typing import TypeVar
 
@@ -21,13 +23,23 @@ from feedsift.acquisition.feeds import MAX_FEED_BYTES, ParsedFeed
 from feedsift.acquisition.feedworker import FeedParsers, ParseLimits
 from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.acquisition.http import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, FetchedPage, fetch_page
+from feedsift.acquisition.warc import DEFAULT_MAX_RECORD_BYTES, WarcPage, WarcSkip, read_warc
+from feedsift.errors import InputError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.limits import PageLimits
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article
 
-__all__ = ["bundled_extractor", "extract", "extract_url", "fetch", "fetch_feed"]
+__all__ = [
+    "WarcArticle",
+    "bundled_extractor",
+    "extract",
+    "extract_url",
+    "extract_warc",
+    "fetch",
+    "fetch_feed",
+]
 
 T = TypeVar("T")
 
@@ -70,6 +82,63 @@ def extract(
     page = parse_page(html, url, content_type, limits)
     article = (extractor or bundled_extractor()).extract(page, ExtractOptions(**options))
     return article if page.truncated is None else replace(article, truncated=page.truncated)
+
+
+@dataclass(frozen=True, slots=True)
+class WarcArticle:
+    """One HTML page of a WARC file (its URL, record id, capture date, HTTP headers' content
+    type and body) and the article extracted from it."""
+
+    page: WarcPage
+    article: Article
+
+
+def extract_warc(
+    path: str | os.PathLike[str],
+    *,
+    on_skip: Callable[[WarcSkip], None] | None = None,
+    max_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    extractor: PageExtractor | None = None,
+    limits: PageLimits | None = None,
+    **options: bool,
+) -> Iterator[WarcArticle]:
+    """The article of every HTML response record of the WARC file at ``path``, in file order.
+
+    Each page is decoded from its HTTP codings and extracted as :func:`extract` does (same
+    ``extractor``, ``limits`` and ``options``), in the charset of its ``Content-Type``; the
+    article's ``url`` is the record's target URI. Records that give no article are passed to
+    ``on_skip`` (a :class:`~feedsift.acquisition.warc.WarcSkip` saying why: not HTML, another
+    status, truncated, over ``max_bytes`` decoded, broken, or ``failed`` to extract) and the
+    iteration goes on; requests, metadata and other non-response records are passed over.
+    Raises :class:`~feedsift.errors.InputError` when the file cannot be read as a WARC file.
+    """
+    _check_options(options)
+    records = read_warc(os.fspath(path), max_bytes)
+    return _warc_articles(records, on_skip or _ignore, extractor, limits, options)
+
+
+def _warc_articles(
+    records: Iterator[WarcPage | WarcSkip],
+    on_skip: Callable[[WarcSkip], None],
+    extractor: PageExtractor | None,
+    limits: PageLimits | None,
+    options: dict[str, bool],
+) -> Iterator[WarcArticle]:
+    for item in records:
+        if isinstance(item, WarcSkip):
+            on_skip(item)
+            continue
+        try:
+            article = extract(item.body, item.url, content_type=item.content_type,
+                              extractor=extractor, limits=limits, **options)  # fmt: skip
+        except InputError as exc:
+            on_skip(WarcSkip("failed", str(exc), item.url, item.record_id, item.offset))
+            continue
+        yield WarcArticle(item, article)
+
+
+def _ignore(skip: WarcSkip) -> None:
+    """The default ``on_skip``: skipped records are passed over."""
 
 
 def _check_options(options: dict[str, bool]) -> None:

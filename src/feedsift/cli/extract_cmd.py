@@ -1,9 +1,12 @@
-"""``feedsift extract``: pages in (files, folders, globs, URLs, stdin), articles out.
+"""``feedsift extract``: pages in (files, folders, globs, URLs, stdin, WARC files), articles out.
 
 Inputs are extracted in order, in this process or in ``--jobs`` worker processes; results
-are written in input order whatever finishes first. A broken input (unreadable, empty,
-binary, too large, a failed fetch) is reported on stderr with its reason and the batch
-goes on; the exit status says whether anything failed.
+are written in input order whatever finishes first. A WARC file is read here, in the main
+process, and its HTML records are handed to the workers a few at a time, so its pages are
+extracted in parallel and only a bounded number of them is in memory at once. A broken
+input (unreadable, empty, binary, too large, a failed fetch) is reported on stderr with its
+reason and the batch goes on; a WARC's skipped records are counted and reported at the end
+(see :mod:`feedsift.cli.warc_inputs`); the exit status says whether anything failed.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -30,11 +34,13 @@ from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
 from feedsift.cli.inputs import (
     HTML_SUFFIXES,
     MAX_INPUT_BYTES,
+    WARC_SUFFIXES,
     InputSource,
     LoadOptions,
     load_input,
     resolve_inputs,
 )
+from feedsift.cli.warc_inputs import WarcTally, expand_warcs
 from feedsift.errors import FeedsiftError, ModelError
 from feedsift.extractors.base import ExtractOptions
 from feedsift.outputs.formats import (
@@ -45,31 +51,49 @@ from feedsift.outputs.formats import (
     OutputFormat,
     render,
 )
+from feedsift.outputs.origin import Origin
 from feedsift.records import Article, PageKind
 
-__all__ = ["ExtractSettings", "Outcome", "extract_source", "register", "run"]
+__all__ = ["ExtractSettings", "Outcome", "extract_batch", "extract_source", "register", "run"]
 
 logger = logging.getLogger(__name__)
 
 #: Most inputs handed to a worker process at once: fewer hand-overs, still a balanced load.
 MAX_CHUNKSIZE = 8
+#: Pages of a WARC handed to a worker at once: their number is not known in advance, and
+#: small batches keep the workers evenly loaded.
+STREAM_CHUNKSIZE = 4
+#: Batches in flight per worker: one being extracted and one waiting, so no worker idles
+#: while the main process reads on, and a WARC is never read far ahead of its extraction.
+BATCHES_PER_WORKER = 2
 #: One mebibyte, the unit of ``--max-size``.
 MIB = 1024 * 1024
 
 DESCRIPTION = f"""\
 Extract the article (or, for a home or archive page, the list of posts) from each INPUT.
 
-An INPUT is a saved page; a folder, searched recursively for
-{", ".join(HTML_SUFFIXES)} files; a glob pattern such as 'pages/**/*.html'
-(expanded here too); an http(s) URL, fetched with one polite GET that honours robots.txt;
-or - for stdin. No INPUT at all reads stdin.
+An INPUT is a saved page; a WARC file ({" or ".join(WARC_SUFFIXES)}), one article per HTML
+record (see below); a folder, searched recursively for these files
+({", ".join(HTML_SUFFIXES + WARC_SUFFIXES)}); a glob pattern such as
+'pages/**/*.html' (expanded here too); an http(s) URL, fetched with one polite GET that
+honours robots.txt; or - for stdin. No INPUT at all reads stdin.
 
 Output goes to stdout unless -o is given. With several inputs, txt puts a '==> INPUT <=='
 line before each document, json writes one array, jsonl one line per input (with an
 "input" field), markdown separates documents with a rule, html puts them in one page,
 xml puts each <doc> (trafilatura's shape) in one <docs> root, csv writes one header line
 and one row per input. A broken input is reported on stderr with its reason and the
-others go on."""
+others go on.
+
+A WARC file counts as several inputs, one per HTML page (status 200, text/html or
+application/xhtml+xml; decoded from its transfer and content codings and read in the
+charset of its HTTP Content-Type). Each article's url is the record's target URI, and
+json, jsonl, csv, xml and html add its warc_record_id and warc_date (the capture time);
+txt and markdown name the page's URL after the file. Other records are skipped: requests,
+metadata and revisits without a word; records that are not HTML, have another status or
+were truncated by the crawler are counted in one line per kind at the end; broken records
+and records over --max-size are counted too and make the exit status 1. With -j N the
+WARC is read here and its pages are extracted by N processes, in file order."""
 
 EPILOG = """\
 examples:
@@ -79,6 +103,8 @@ examples:
   feedsift extract https://example.org/2024/05/post --format json
   feedsift extract archive/ --format jsonl -o articles.jsonl -j 4
   feedsift extract 'site/**/*.html.gz' -o texts/    one .txt per page under texts/
+  feedsift extract crawl.warc.gz -f jsonl -o articles.jsonl -j 2   every HTML record
+  feedsift extract 'crawls/*.warc.gz' -f csv -o articles.csv       many WARC files
   feedsift extract saved.html --url https://example.org/post   resolve links against it
   curl -s https://example.org/post | feedsift extract - --format html > clean.html
 
@@ -86,7 +112,8 @@ output (-o PATH):
   one input         PATH is the file written (a file inside PATH if PATH is a folder)
   several inputs    txt, markdown, html, xml: PATH is a folder, one file per input named
                     after it (page.txt, page.md, page.html, page.xml; a folder's layout is
-                    kept), unless PATH ends in .txt, .md, .html or .xml: then it is one
+                    kept; a WARC's pages go to a folder named after it, each named after
+                    its URL), unless PATH ends in .txt, .md, .html or .xml: then it is one
                     file, as on stdout; json, jsonl, csv: PATH is the one file written
   PATH ending in / or an existing folder always means one file per input in that folder
 
@@ -134,7 +161,10 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "inputs", nargs="*", metavar="INPUT", help="file, folder, glob, http(s) URL or - (stdin)"
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="file, WARC file, folder, glob, http(s) URL or - (stdin)",
     )
     _add_output_options(parser)
     _add_extraction_options(parser)
@@ -209,7 +239,8 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         type=_positive_float,
         default=MAX_INPUT_BYTES / MIB,
         metavar="MB",
-        help=f"refuse larger inputs, counted decompressed (default {MAX_INPUT_BYTES // MIB})",
+        help="refuse larger inputs (for a WARC file: larger records), counted decompressed "
+        f"(default {MAX_INPUT_BYTES // MIB})",
     )
 
 
@@ -221,7 +252,7 @@ def _add_running_options(parser: argparse.ArgumentParser) -> None:
         type=_jobs,
         default=1,
         metavar="N",
-        help="worker processes for many inputs (default 1; 0 = one per CPU)",
+        help="worker processes for many inputs or a WARC's pages (default 1; 0 = one per CPU)",
     )
     group.add_argument(
         "--progress",
@@ -324,16 +355,18 @@ def _extract_all(
     settings: ExtractSettings,
     args: argparse.Namespace,
 ) -> int:
-    """Extract and write every source in order; return how many failed."""
+    """Extract and write every source (a WARC file's pages in its place) in order; return
+    how many failed."""
+    warc = any(source.kind == "warc" for source in sources)
+    count = None if warc else len(sources)  # a WARC's pages are known only once read
+    tally = WarcTally()
+    units = expand_warcs(sources, settings.load.max_bytes, tally)
+    outcomes = _outcomes(units, settings, args.jobs, count)
     failures = 0
-    show_progress = args.progress
-    if show_progress is None:
-        show_progress = len(sources) > 1 and sys.stderr.isatty()
-    outcomes = _outcomes(sources, settings, args.jobs)
     with (
-        _open_sink(target, args.format, many) as sink,
+        _open_sink(target, args.format, many, warc) as sink,
         closing(outcomes),
-        tqdm(total=len(sources), unit="page", disable=not show_progress, file=sys.stderr) as bar,
+        _progress_bar(count, args.progress) as bar,
     ):
         for outcome in outcomes:
             if outcome.article is not None:
@@ -343,18 +376,32 @@ def _extract_all(
                 failures += 1
                 _report_failure(outcome, args.verbose)
             bar.update()
-    return failures
+    tally.report()
+    return failures + tally.failures
+
+
+def _progress_bar(count: int | None, wanted: bool | None) -> tqdm:
+    """A bar over the pages, by default with several inputs on a terminal (no total when
+    WARC files are read: how many pages they hold is known only at their end)."""
+    several = count is None or count > 1
+    show = wanted if wanted is not None else several and sys.stderr.isatty()
+    return tqdm(total=count, unit="page", disable=not show, file=sys.stderr)
 
 
 def _note_empty(source: InputSource, article: Article) -> None:
     if article.kind is PageKind.EMPTY:
-        logger.info("%s: no article content found", source.name)
+        logger.info("%s: no article content found", _subject(source))
 
 
 def _report_failure(outcome: Outcome, verbose: int) -> None:
-    report(outcome.source.name, outcome.error or "failed")
+    report(_subject(outcome.source), outcome.error or "failed")
     if verbose and outcome.trace:
         tqdm.write(outcome.trace.rstrip("\n"), file=sys.stderr)
+
+
+def _subject(source: InputSource) -> str:
+    """How messages name an input: a WARC page by its file and URL."""
+    return f"{source.name}: {source.location}" if source.kind == "record" else source.name
 
 
 # --- extraction, here or in worker processes ---------------------------------------------
@@ -383,23 +430,63 @@ def extract_source(source: InputSource, settings: ExtractSettings) -> Outcome:
     return Outcome(source, article=article)
 
 
+def extract_batch(sources: Sequence[InputSource], settings: ExtractSettings) -> list[Outcome]:
+    """:func:`extract_source` on each of ``sources``: the work one worker does at a time."""
+    return [extract_source(source, settings) for source in sources]
+
+
 def _outcomes(
-    sources: Sequence[InputSource], settings: ExtractSettings, jobs: int
+    sources: Iterable[InputSource], settings: ExtractSettings, jobs: int, count: int | None
 ) -> Generator[Outcome, None, None]:
-    """Outcomes in input order, from ``jobs`` worker processes when there is work for them."""
-    work = functools.partial(extract_source, settings=settings)
-    if jobs <= 1 or len(sources) <= 1:
-        yield from map(work, sources)
+    """Outcomes in input order, from ``jobs`` worker processes when there is work for them.
+
+    ``count`` is the number of sources, ``None`` when unknown (WARC pages, read as they go).
+    """
+    if jobs <= 1 or count == 1:
+        yield from (extract_source(source, settings) for source in sources)
         return
-    workers = min(jobs, len(sources))
-    chunksize = max(1, min(MAX_CHUNKSIZE, len(sources) // (workers * 4)))
+    workers = jobs if count is None else min(jobs, count)
+    chunksize = STREAM_CHUNKSIZE if count is None else _chunksize(count, workers)
+    work = functools.partial(extract_batch, settings=settings)
     executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
     try:
-        yield from executor.map(work, sources, chunksize=chunksize)
+        yield from _in_order(executor, work, _batches(sources, chunksize), workers)
     except BaseException:  # Ctrl-C or the reader stopped: drop the queued work, do not wait
         executor.shutdown(wait=False, cancel_futures=True)
         raise
     executor.shutdown()
+
+
+def _chunksize(count: int, workers: int) -> int:
+    return max(1, min(MAX_CHUNKSIZE, count // (workers * 4)))
+
+
+def _batches(sources: Iterable[InputSource], size: int) -> Iterator[list[InputSource]]:
+    batch: list[InputSource] = []
+    for source in sources:
+        batch.append(source)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _in_order(
+    executor: ProcessPoolExecutor,
+    work: functools.partial[list[Outcome]],
+    batches: Iterator[list[InputSource]],
+    workers: int,
+) -> Iterator[Outcome]:
+    """The batches' outcomes in order, with at most :data:`BATCHES_PER_WORKER` batches per
+    worker submitted and not yet written (the input is read no further ahead than that)."""
+    pending: deque[Future[list[Outcome]]] = deque()
+    for batch in batches:
+        pending.append(executor.submit(work, batch))
+        if len(pending) >= workers * BATCHES_PER_WORKER:
+            yield from pending.popleft().result()
+    while pending:
+        yield from pending.popleft().result()
 
 
 def _ignore_interrupts() -> None:
@@ -414,20 +501,27 @@ class _Sink(Protocol):
     def write(self, source: InputSource, article: Article) -> None: ...
 
 
+def _origin(source: InputSource) -> Origin:
+    """What the output says of an input: its name, and a WARC page's record id and date."""
+    if source.page is None:
+        return Origin(source.name)
+    return Origin(source.name, source.page.record_id, source.page.date)
+
+
 class _StreamSink:
     """Everything into one text stream: one document, or several framed by the format."""
 
-    def __init__(self, out: TextIO, fmt: OutputFormat, many: bool) -> None:
+    def __init__(self, out: TextIO, fmt: OutputFormat, many: bool, warc: bool) -> None:
         self._out = out
         self._fmt = fmt
-        self._stream = DocumentStream(out, fmt) if many else None
+        self._stream = DocumentStream(out, fmt, warc=warc) if many else None
         self.written = 0
 
     def write(self, source: InputSource, article: Article) -> None:
         if self._stream is not None:
-            self._stream.write(article, source.name)
+            self._stream.write(article, _origin(source))
         else:
-            self._out.write(render(article, self._fmt, input_name=source.name))
+            self._out.write(render(article, self._fmt, origin=_origin(source)))
         self._out.flush()
         self.written += 1
 
@@ -445,7 +539,7 @@ class _FolderSink:
         self._used: set[str] = set()
 
     def write(self, source: InputSource, article: Article) -> None:
-        text = render(article, self._fmt, input_name=source.name)
+        text = render(article, self._fmt, origin=_origin(source))
         _write_atomically(self._free_path(source.stem), text)
 
     def _free_path(self, stem: str) -> Path:
@@ -460,21 +554,22 @@ class _FolderSink:
 
 
 @contextmanager
-def _open_sink(target: OutputTarget, fmt: OutputFormat, many: bool) -> Iterator[_Sink]:
-    """The sink for ``target``: stdout, a folder, or one file (see :func:`_file_stream`)."""
+def _open_sink(target: OutputTarget, fmt: OutputFormat, many: bool, warc: bool) -> Iterator[_Sink]:
+    """The sink for ``target``: stdout, a folder, or one file (see :func:`_file_stream`);
+    ``warc``: WARC files are among the inputs (csv then has the WARC columns)."""
     if target.kind == "folder" and target.path is not None:
         target.path.mkdir(parents=True, exist_ok=True)
         yield _FolderSink(target.path, fmt)
     elif target.kind == "file" and target.path is not None:
-        with _file_stream(target.path, fmt, many) as sink:
+        with _file_stream(target.path, fmt, many, warc) as sink:
             yield sink
     else:
-        with _closing_stream(sys.stdout, fmt, many) as sink:
+        with _closing_stream(sys.stdout, fmt, many, warc) as sink:
             yield sink
 
 
 @contextmanager
-def _file_stream(path: Path, fmt: OutputFormat, many: bool) -> Iterator[_StreamSink]:
+def _file_stream(path: Path, fmt: OutputFormat, many: bool, warc: bool) -> Iterator[_StreamSink]:
     """A stream into ``path``, written as ``path.part`` and renamed at the end.
 
     Also renamed after Ctrl-C or an error once something was written (what was extracted
@@ -488,7 +583,7 @@ def _file_stream(path: Path, fmt: OutputFormat, many: bool) -> Iterator[_StreamS
     try:
         with (
             open(part, "w", encoding="utf-8") as handle,
-            _closing_stream(handle, fmt, many) as sink,
+            _closing_stream(handle, fmt, many, warc) as sink,
         ):
             yield sink
             completed = True
@@ -500,9 +595,11 @@ def _file_stream(path: Path, fmt: OutputFormat, many: bool) -> Iterator[_StreamS
 
 
 @contextmanager
-def _closing_stream(out: TextIO, fmt: OutputFormat, many: bool) -> Iterator[_StreamSink]:
+def _closing_stream(
+    out: TextIO, fmt: OutputFormat, many: bool, warc: bool
+) -> Iterator[_StreamSink]:
     """A stream sink that writes its closing part even when the run stops early."""
-    sink = _StreamSink(out, fmt, many)
+    sink = _StreamSink(out, fmt, many, warc)
     try:
         yield sink
     finally:

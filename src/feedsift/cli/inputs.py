@@ -2,9 +2,12 @@
 
 ``resolve_inputs`` turns the command line into an ordered list of :class:`InputSource`
 (files, folders walked recursively, glob patterns expanded by us for shells that do not,
-http(s) URLs, ``-`` for stdin) plus the arguments that named nothing usable.
+http(s) URLs, ``-`` for stdin, WARC files) plus the arguments that named nothing usable.
+A WARC file stands for its HTML records: :func:`warc_sources` reads it (in the main
+process) into one ``record`` source per page, each carrying its :class:`WarcPage`.
 ``load_input`` then reads one source: a file (gunzipped when it is gzip data), a URL (one
-polite GET) or the stdin bytes read up front. Both raise or report, never print.
+polite GET), the stdin bytes read up front or a WARC record's body. They raise or report,
+never print.
 """
 
 from __future__ import annotations
@@ -13,19 +16,21 @@ import glob
 import os
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Literal
 from urllib.parse import urlsplit
 
 from feedsift.acquisition.http import DEFAULT_TIMEOUT, fetch_page
+from feedsift.acquisition.warc import WARC_SUFFIXES, WarcPage, WarcSkip, read_warc
 from feedsift.errors import InputError
 
 __all__ = [
     "HTML_SUFFIXES",
     "MAX_INPUT_BYTES",
     "STDIN_NAME",
+    "WARC_SUFFIXES",
     "InputProblem",
     "InputSource",
     "LoadOptions",
@@ -35,6 +40,7 @@ __all__ = [
     "load_input",
     "read_capped",
     "resolve_inputs",
+    "warc_sources",
 ]
 
 #: File names picked up when walking a folder (a page saved by a browser or a crawler).
@@ -47,12 +53,16 @@ STDIN_NAME = "<stdin>"
 GZIP_MAGIC = b"\x1f\x8b"
 #: Bytes decompressed per step, so a gzip bomb is stopped within one step of the cap.
 GUNZIP_STEP = 1024 * 1024
+#: What starts a WARC file (after decompression): such a file under another name is refused
+#: with a hint, not read as a page.
+WARC_MAGIC = b"WARC/"
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*)://")
 _UNSAFE_NAME_CHARS = re.compile(r"[^\w.-]+")
 
-InputKind = Literal["file", "url", "stdin"]
+#: ``warc`` is a WARC file (expanded by :func:`warc_sources`), ``record`` one page of it.
+InputKind = Literal["file", "url", "stdin", "warc", "record"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +71,9 @@ class InputSource:
 
     ``name`` is what messages and the ``input`` field show; ``location`` is the path or URL;
     ``stem`` is a safe relative name (no extension) for a per-input output file; ``data``
-    holds stdin's bytes, read by the main process before any worker starts.
+    holds stdin's bytes, read by the main process before any worker starts. A ``record``
+    source is one page of a WARC file: ``name`` is the file, ``location`` the page's URL,
+    ``page`` the record (its body read by the main process too).
     """
 
     kind: InputKind
@@ -69,6 +81,7 @@ class InputSource:
     location: str
     stem: str
     data: bytes | None = None
+    page: WarcPage | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,15 +166,20 @@ def _url_source(arg: str, scheme: str) -> tuple[list[InputSource], InputProblem 
     return [], InputProblem(arg, f"unsupported URL scheme {scheme!r}: only http(s)")
 
 
-_NO_HTML_IN_FOLDER = "folder holds no HTML files (" + ", ".join(HTML_SUFFIXES) + ")"
+_NO_HTML_IN_FOLDER = (
+    "folder holds no HTML or WARC files (" + ", ".join(HTML_SUFFIXES + WARC_SUFFIXES) + ")"
+)
 
 
 def _expands(arg: str) -> bool:
-    """Whether an argument may stand for several inputs (a folder or a glob pattern)."""
+    """Whether an argument may stand for several inputs (a folder, a glob pattern or a
+    WARC file)."""
     if arg == "-" or _SCHEME.match(arg):
         return False
     path = Path(arg)
-    return path.is_dir() or (not path.exists() and bool(_GLOB_CHARS.search(arg)))
+    if path.is_dir() or arg.lower().endswith(WARC_SUFFIXES):
+        return True
+    return not path.exists() and bool(_GLOB_CHARS.search(arg))
 
 
 def _stdin_source(
@@ -182,10 +200,10 @@ def _walk_folder(folder: str) -> list[InputSource]:
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames.sort()
         for filename in sorted(filenames):
-            if filename.lower().endswith(HTML_SUFFIXES):
+            if filename.lower().endswith(HTML_SUFFIXES + WARC_SUFFIXES):
                 path = os.path.join(dirpath, filename)
                 relative = os.path.relpath(path, folder)
-                found.append(InputSource("file", path, path, _path_stem(relative)))
+                found.append(InputSource(_file_kind(path), path, path, _path_stem(relative)))
     return found
 
 
@@ -197,14 +215,19 @@ def _expand_glob(pattern: str) -> list[InputSource]:
 
 
 def _file_source(path: str) -> InputSource:
-    return InputSource("file", path, path, _path_stem(os.path.basename(path)))
+    return InputSource(_file_kind(path), path, path, _path_stem(os.path.basename(path)))
+
+
+def _file_kind(path: str) -> InputKind:
+    return "warc" if path.lower().endswith(WARC_SUFFIXES) else "file"
 
 
 def _unique(sources: list[InputSource]) -> tuple[InputSource, ...]:
     seen: set[str] = set()
     kept: list[InputSource] = []
     for source in sources:
-        key = os.path.realpath(source.location) if source.kind == "file" else source.location
+        local = source.kind in ("file", "warc")
+        key = os.path.realpath(source.location) if local else source.location
         if key not in seen:
             seen.add(key)
             kept.append(source)
@@ -215,7 +238,7 @@ def _path_stem(relative: str) -> str:
     """``a/b/page.html.gz`` -> ``a/b/page``, every part made safe for a file name."""
     parts = [_safe_part(part) for part in PurePosixPath(relative.replace(os.sep, "/")).parts]
     last = parts[-1] if parts else "page"
-    for suffix in sorted(HTML_SUFFIXES, key=len, reverse=True):
+    for suffix in sorted(HTML_SUFFIXES + WARC_SUFFIXES, key=len, reverse=True):
         if last.lower().endswith(suffix) and len(last) > len(suffix):
             last = last[: -len(suffix)]
             break
@@ -236,8 +259,26 @@ def _safe_part(part: str) -> str:
     return safe or "page"
 
 
+def warc_sources(source: InputSource, max_bytes: int) -> Iterator[InputSource | WarcSkip]:
+    """A WARC file's pages as ``record`` sources, in file order, and its skipped records.
+
+    Raises :class:`InputError` when the file cannot be read as a WARC file at all.
+    """
+    for item in read_warc(source.location, max_bytes):
+        if isinstance(item, WarcSkip):
+            yield item
+        else:
+            stem = f"{source.stem}/{_url_stem(item.url)}"
+            yield InputSource("record", source.name, item.url, stem, page=item)
+
+
 def load_input(source: InputSource, options: LoadOptions = LoadOptions()) -> LoadedInput:
     """Read one input's bytes; raise :class:`InputError` or :class:`FetchError` with the reason."""
+    if source.kind == "record" and source.page is not None:
+        record = source.page
+        return LoadedInput(source, record.body, record.url, record.content_type)
+    if source.kind == "warc":
+        raise InputError("a WARC file is read record by record (warc_sources), not as a page")
     if source.kind == "url":
         page = fetch_page(
             source.location,
@@ -253,6 +294,10 @@ def load_input(source: InputSource, options: LoadOptions = LoadOptions()) -> Loa
         data = _read_file(source.location, options.max_bytes)
     if data.startswith(GZIP_MAGIC):
         data = gunzip_capped(data, options.max_bytes)
+    if data.startswith(WARC_MAGIC):
+        raise InputError(
+            "this is a WARC file: give it a name ending in .warc or .warc.gz to read its pages"
+        )
     return LoadedInput(source, data, None, None)
 
 
