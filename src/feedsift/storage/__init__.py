@@ -1,4 +1,5 @@
-"""Storage: one SQLite file (WAL): feeds, items, documents, articles, errors, site models."""
+"""Storage: one SQLite file (WAL): feeds, items, documents, articles, errors, site models,
+and full-text search over the articles."""
 
 from feedsift.storage.articles import ArticleTable, NewArticle, StoredArticle
 from feedsift.storage.database import DEFAULT_DB, Database
@@ -7,6 +8,7 @@ from feedsift.storage.errors_log import ErrorLog, ErrorRecord, Stage
 from feedsift.storage.feeds import FeedRecord, FeedTable, FeedUpdate
 from feedsift.storage.items import ItemRecord, ItemState, ItemTable, NewItem
 from feedsift.storage.migrations import SCHEMA_VERSION
+from feedsift.storage.search import ArticleSearch, SearchHit, SearchQuery, SqliteArticleSearch
 from feedsift.storage.site_models import SavedSiteModel, SiteModelTable
 from feedsift.storage.stats import (
     FeedStats,
@@ -28,6 +30,7 @@ from feedsift.storage.url_params import UrlParamTable
 __all__ = [
     "DEFAULT_DB",
     "SCHEMA_VERSION",
+    "ArticleSearch",
     "ArticleTable",
     "Database",
     "DocumentRecord",
@@ -48,8 +51,11 @@ __all__ = [
     "NewItem",
     "NewTemplate",
     "SavedSiteModel",
+    "SearchHit",
+    "SearchQuery",
     "SiteModelTable",
     "SiteStats",
+    "SqliteArticleSearch",
     "Stage",
     "Store",
     "StoredArticle",

@@ -148,8 +148,39 @@ _V5 = """
 ALTER TABLE templates ADD COLUMN checks BLOB
 """
 
+#: v6: full-text search over the articles (SQLite FTS5; ``storage/search.py`` queries it).
+#: An external-content index: the text stays in ``articles.record`` (read through a view),
+#: the index holds only the tokens. Triggers keep it in step with every insert, update and
+#: delete of an article (a document's cascade included); ``rebuild`` fills it for the
+#: articles already stored. Tokens: Unicode words without diacritics, Porter-stemmed (a
+#: search for "elections" finds "election"; stemming is English's, harmless elsewhere).
+_V6 = """
+CREATE VIEW articles_fts_content (id, title, text) AS
+    SELECT id, title, json_extract(record, '$.text') FROM articles;
+CREATE VIRTUAL TABLE articles_fts USING fts5(
+    title, text,
+    content = 'articles_fts_content', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER articles_fts_insert AFTER INSERT ON articles BEGIN
+    INSERT INTO articles_fts (rowid, title, text)
+    VALUES (new.id, new.title, json_extract(new.record, '$.text'));
+END;
+CREATE TRIGGER articles_fts_delete AFTER DELETE ON articles BEGIN
+    INSERT INTO articles_fts (articles_fts, rowid, title, text)
+    VALUES ('delete', old.id, old.title, json_extract(old.record, '$.text'));
+END;
+CREATE TRIGGER articles_fts_update AFTER UPDATE OF title, record ON articles BEGIN
+    INSERT INTO articles_fts (articles_fts, rowid, title, text)
+    VALUES ('delete', old.id, old.title, json_extract(old.record, '$.text'));
+    INSERT INTO articles_fts (rowid, title, text)
+    VALUES (new.id, new.title, json_extract(new.record, '$.text'));
+END;
+INSERT INTO articles_fts (articles_fts) VALUES ('rebuild')
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -168,7 +199,7 @@ def migrate(connection: sqlite3.Connection, source: str) -> int:
 
 
 def _apply(connection: sqlite3.Connection, number: int) -> None:
-    statements = [s.strip() for s in MIGRATIONS[number].split(";") if s.strip()]
+    statements = _statements(MIGRATIONS[number])
     connection.execute("BEGIN IMMEDIATE")
     try:
         for statement in statements:
@@ -178,3 +209,18 @@ def _apply(connection: sqlite3.Connection, number: int) -> None:
         connection.execute("ROLLBACK")
         raise
     connection.execute("COMMIT")
+
+
+def _statements(script: str) -> list[str]:
+    """The SQL statements of ``script``; a trigger's body keeps the ``;`` inside it."""
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip(" \n;"):
+        statements.append(pending.strip())
+    return statements

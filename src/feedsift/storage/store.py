@@ -18,6 +18,7 @@ from feedsift.storage.documents import DocumentTable
 from feedsift.storage.errors_log import ErrorLog
 from feedsift.storage.feeds import FeedTable
 from feedsift.storage.items import ItemTable
+from feedsift.storage.search import ArticleSearch, SqliteArticleSearch
 from feedsift.storage.site_models import SiteModelTable
 from feedsift.storage.templates_table import TemplateTable
 from feedsift.storage.url_params import UrlParamTable
@@ -27,7 +28,8 @@ __all__ = ["Store"]
 
 class Store:
     """feeds, items, documents, articles, errors, site models, templates and learned URL
-    parameters of one database file."""
+    parameters of one database file, and the full-text search of its articles
+    (``fulltext``)."""
 
     def __init__(self, path: Path | str, *, create: bool = True) -> None:
         self.database = Database(path, create=create)
@@ -40,6 +42,7 @@ class Store:
         self.site_models = SiteModelTable(connection)
         self.templates = TemplateTable(connection)
         self.url_params = UrlParamTable(connection)
+        self.fulltext: ArticleSearch = SqliteArticleSearch(connection)
 
     @property
     def path(self) -> Path:
