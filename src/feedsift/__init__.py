@@ -5,7 +5,8 @@
 
 On the web: ``feedsift.extract_url(url)``, ``feedsift.fetch(url)`` and
 ``feedsift.fetch_feed(url)`` fetch politely and safely, as the command line does. From web
-archives: ``feedsift.extract_warc(path)`` yields the article of every HTML record.
+archives: ``feedsift.extract_warc(path)`` yields the article of every HTML record. In a
+crawl's database: ``feedsift.search("feedsift.db", "query")`` ranks the stored articles.
 """
 
 from feedsift._version import __version__
@@ -27,6 +28,7 @@ from feedsift.api import (
     extract_warc,
     fetch,
     fetch_feed,
+    search,
 )
 from feedsift.crawl import ArrivalExtraction, Crawler, CrawlOptions, SessionSettings, run_session
 from feedsift.dedup import history_key, url_key
@@ -69,7 +71,7 @@ from feedsift.sitelevel import (
     SiteLearner,
     UrlTree,
 )
-from feedsift.storage import Store
+from feedsift.storage import SearchHit, Store
 from feedsift.templates import FeedTemplate, PostJudge
 
 __all__ = [
@@ -112,6 +114,7 @@ __all__ = [
     "PostJudge",
     "Provenance",
     "RobotsDisallowedError",
+    "SearchHit",
     "SessionSettings",
     "SiteLearner",
     "SourceKind",
@@ -138,6 +141,7 @@ __all__ = [
     "parse_page",
     "read_warc",
     "run_session",
+    "search",
     "text_blocks",
     "url_key",
 ]

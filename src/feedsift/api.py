@@ -1,6 +1,6 @@
 """The public entry points: ``feedsift.extract(html, url=None, **options) -> Article``;
-``fetch``, ``extract_url`` and ``fetch_feed`` for pages and feeds on the web; and
-``extract_warc`` for the HTML pages of a WARC file.
+``fetch``, ``extract_url`` and ``fetch_feed`` for pages and feeds on the web;
+``extract_warc`` for the HTML pages of a WARC file; and ``search`` for the stored articles.
 
 The web functions fetch as ``feedsift extract URL`` does (one GET through the polite
 fetcher: an identifying User-Agent, robots.txt, a bounded number of redirects, a size cap
@@ -16,7 +16,9 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
+from datetime import datetime
 from functools import cache, partial
+from pathlib import Path
 from typing import TypeVar
 
 from feedsift.acquisition.feeds import MAX_FEED_BYTES, ParsedFeed
@@ -30,6 +32,8 @@ from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.limits import PageLimits
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article
+from feedsift.storage import SearchHit, SearchQuery, Store
+from feedsift.storage.search import DEFAULT_LIMIT
 
 __all__ = [
     "WarcArticle",
@@ -39,6 +43,7 @@ __all__ = [
     "extract_warc",
     "fetch",
     "fetch_feed",
+    "search",
 ]
 
 T = TypeVar("T")
@@ -139,6 +144,34 @@ def _warc_articles(
 
 def _ignore(skip: WarcSkip) -> None:
     """The default ``on_skip``: skipped records are passed over."""
+
+
+def search(
+    db: Store | Path | str,
+    query: str,
+    *,
+    site: str | None = None,
+    since: datetime | None = None,
+    limit: int = DEFAULT_LIMIT,
+    duplicates: bool = False,
+) -> list[SearchHit]:
+    """The stored articles that match ``query``, best first, as ``feedsift search`` finds them.
+
+    ``db`` is an open :class:`~feedsift.storage.Store` or the path of a database (opened,
+    and migrated if it is older, for this call). ``query`` is in FTS5's syntax: words (all
+    must occur; "elections" also finds "election"), ``"a phrase"``, ``OR``, ``NOT``,
+    ``prefix*``, ``title:word``. ``site`` and ``since`` (arrival time) filter; duplicates
+    found on arrival are left out unless ``duplicates``. Each
+    :class:`~feedsift.storage.SearchHit` has the article's id, site, url, title, kind,
+    dates, a ``score`` (higher is better) and a ``snippet`` with the matches in ``**``.
+    Raises :class:`~feedsift.errors.InputError` for a query FTS5 cannot read and
+    :class:`~feedsift.errors.StorageError` when there is no such database.
+    """
+    wanted = SearchQuery(query, site=site, since=since, limit=limit, duplicates=duplicates)
+    if isinstance(db, Store):
+        return db.fulltext.search(wanted)
+    with Store(db, create=False) as store:
+        return store.fulltext.search(wanted)
 
 
 def _check_options(options: dict[str, bool]) -> None:

@@ -31,6 +31,7 @@ from feedsift.cli import (
     extract_cmd,
     feeds_cmd,
     report,
+    search_cmd,
     show_cmd,
     stats_cmd,
     templates_cmd,
@@ -61,6 +62,8 @@ examples:
   feedsift feeds add https://blog.example.org/   subscribe (the feed is found for you)
   feedsift watch                        poll, store and extract until Ctrl-C
   feedsift export --since 24h > new.jsonl
+  feedsift search 'lighthouse keeper*' --since 7d   the stored articles that match, best first
+  feedsift extract crawl.warc.gz -f jsonl -j 2   every HTML page of a web archive
   feedsift COMMAND --help               every option of a command, with examples
 
 exit status:
@@ -70,7 +73,7 @@ exit status:
 
 #: The command modules; each adds its sub-parser with ``register(subparsers)``.
 COMMANDS = (
-    demo_cmd, extract_cmd, feeds_cmd, crawl_cmd, export_cmd, stats_cmd, show_cmd,
+    demo_cmd, extract_cmd, feeds_cmd, crawl_cmd, export_cmd, search_cmd, stats_cmd, show_cmd,
     examples_cmd, bench_cmd, train_cmd, templates_cmd,
 )  # fmt: skip
 
