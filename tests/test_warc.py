@@ -11,10 +11,13 @@ import csv
 import gzip
 import io
 import json
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import feedsift
 from conftest import ARTICLE_SENTENCE, NAV_TEXT, PAGES, SECOND_SENTENCE
@@ -130,6 +133,31 @@ def test_a_block_shorter_than_its_length_is_broken_not_a_cut_page(tmp_path: Path
     (item,) = read_warc(str(path))
     assert isinstance(item, WarcSkip) and item.reason == "broken"
     assert item.detail.startswith("cut short")
+
+
+_ARCHIVE = b"".join(gzip.compress(record) for record in _records())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(_ARCHIVE) - 1), st.binary(max_size=40)), max_size=6),
+    st.integers(0, len(_ARCHIVE)),
+    st.booleans(),
+)
+def test_damaged_files_give_skips_or_an_input_error_never_a_crash(
+    edits: list[tuple[int, bytes]], cut: int, compressed: bool
+) -> None:
+    data = bytearray(_ARCHIVE if compressed else b"".join(_records()))
+    for position, garbage in edits:
+        data[position : position + len(garbage)] = garbage
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "damaged.warc.gz"
+        path.write_bytes(bytes(data[:cut]))
+        try:
+            items = list(read_warc(str(path)))
+        except feedsift.InputError:
+            return
+    assert all(isinstance(item, WarcPage | WarcSkip) for item in items)
 
 
 def test_a_file_that_is_no_warc_is_an_input_error(tmp_path: Path) -> None:

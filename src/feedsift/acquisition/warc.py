@@ -197,7 +197,8 @@ def _parse_http(record: WarcRecord) -> int:
         record.parse_http(auto_decode="none")
     except (OSError, ValueError) as exc:
         raise _Skipped("broken", f"HTTP headers do not parse: {exc}") from exc
-    status = record.http_headers.status_code
+    headers: HeaderMap | None = record.http_headers  # None when the block is no HTTP
+    status = headers.status_code if headers is not None else None
     if status is None:
         raise _Skipped("broken", "HTTP headers do not parse: no status line")
     return status

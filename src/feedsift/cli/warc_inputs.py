@@ -98,7 +98,8 @@ def expand_warcs(
     sources: Iterable[InputSource], max_bytes: int, tally: WarcTally
 ) -> Iterator[InputSource]:
     """``sources`` with every WARC file replaced by its pages; skips and unreadable files
-    go to ``tally`` (an unreadable file is also reported at once, as a failed input is)."""
+    go to ``tally`` (an unreadable file is also reported at once, as a failed input is; the
+    pages read before a file broke are kept)."""
     for source in sources:
         if source.kind != "warc":
             yield source
@@ -114,3 +115,7 @@ def expand_warcs(
         except InputError as exc:
             tally.unreadable += 1
             report(source.name, str(exc))
+        except Exception as exc:  # a bug on one file must not stop the others
+            tally.unreadable += 1
+            report(source.name, f"internal error: {type(exc).__name__}: {exc}")
+            logger.debug("reading %s failed", source.name, exc_info=True)
