@@ -11,6 +11,8 @@ import csv
 import gzip
 import io
 import json
+import shutil
+import subprocess
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import feedsift
-from conftest import ARTICLE_SENTENCE, NAV_TEXT, PAGES, SECOND_SENTENCE
+from conftest import ARTICLE_SENTENCE, NAV_TEXT, PAGES, SECOND_SENTENCE, LoopbackServer
 from feedsift.acquisition.warc import WarcPage, WarcSkip, read_warc
 from feedsift.acquisition.warc_writer import http_response, warc_record, write_warc
 from feedsift.cli.main import main
@@ -124,6 +126,41 @@ def test_reader_reads_plain_warc_files_and_caps_record_size(clean_warc: Path) ->
     ]
     assert [item.url for item in too_large] == [ARTICLE_URL, CHUNKED_URL]
     assert too_large[1].detail == "body larger than 1000 bytes decoded"
+
+
+def test_a_target_uri_in_angle_brackets_as_wget_writes_it(tmp_path: Path) -> None:
+    path = tmp_path / "wget.warc.gz"
+    page = http_response((PAGES / "article.html").read_bytes())
+    write_warc(
+        path, [warc_record(ARTICLE_URL, page, headers=[("WARC-Target-URI", f"<{ARTICLE_URL}>")])]
+    )
+    (item,) = read_warc(str(path))
+    assert isinstance(item, WarcPage) and item.url == ARTICLE_URL
+
+
+@pytest.mark.skipif(shutil.which("wget") is None, reason="wget is not installed")
+def test_a_warc_written_by_wget_from_a_loopback_site(
+    capsys: pytest.CaptureFixture[str], web: LoopbackServer, tmp_path: Path
+) -> None:
+    article = web.route("/2023/10/lighthouse-time", (PAGES / "article.html").read_bytes())
+    web.route("/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(64), content_type="image/png")
+    links = (
+        b'<html><body><a href="/2023/10/lighthouse-time">a</a><img src="/logo.png"></body></html>'
+    )
+    home = web.route("/", links)
+    archive = tmp_path / "site"
+    subprocess.run(
+        ["wget", "-q", "--no-proxy", "--recursive", "--level=1", "--page-requisites",
+         f"--warc-file={archive}", "-P", str(tmp_path / "mirror"), home],
+        check=False, timeout=60,
+    )  # fmt: skip
+    status, out, err = run(capsys, f"{archive}.warc.gz", "-f", "jsonl")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["url"] for r in records] == [home, article]
+    assert ARTICLE_SENTENCE in records[1]["text"]
+    assert "1 record not HTML, skipped (image/png)" in err
+    assert "1 record with an HTTP status other than 200, skipped (status 404)" in err  # robots
+    assert status == 0
 
 
 def test_a_block_shorter_than_its_length_is_broken_not_a_cut_page(tmp_path: Path) -> None:

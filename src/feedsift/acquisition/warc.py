@@ -152,7 +152,7 @@ def _reason(exc: OSError) -> str:
 
 
 def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | WarcSkip:
-    url = record.headers.get("WARC-Target-URI")
+    url = _target_uri(record.headers.get("WARC-Target-URI"))
     record_id = record.record_id
     try:
         if not url or not record_id:
@@ -161,6 +161,15 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | WarcSkip:
         return _page(record, url, record_id, max_bytes)
     except _Skipped as skipped:
         return WarcSkip(skipped.reason, skipped.detail, url, record_id, record.stream_pos)
+
+
+def _target_uri(value: str | None) -> str | None:
+    """The target URI, without the angle brackets some writers put around it (wget, after
+    the WARC 1.1 text's own examples)."""
+    uri = (value or "").strip()
+    if uri.startswith("<") and uri.endswith(">"):
+        uri = uri[1:-1].strip()
+    return uri or None
 
 
 def _page(record: WarcRecord, url: str, record_id: str, max_bytes: int) -> WarcPage:

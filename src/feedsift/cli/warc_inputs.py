@@ -57,7 +57,9 @@ class WarcTally:
     def skip(self, source: InputSource, skip: WarcSkip) -> None:
         self.skipped[skip.reason] += 1
         self.details.setdefault(skip.reason, Counter())[_short(source, skip)] += 1
-        logger.info("%s: %s: skipped: %s", source.name, skip.url or skip.record_id, skip.detail)
+        where = skip.url or skip.record_id or f"byte {skip.offset}"
+        logger.info("%s: %s: skipped, %s: %s", source.name, where, SKIP_LABELS[skip.reason],
+                    skip.detail)  # fmt: skip
 
     @property
     def failures(self) -> int:
