@@ -81,7 +81,10 @@ class WarcTally:
         return ", ".join(f"{detail} ×{n}" if n > 1 else detail for detail, n in common)
 
     def report(self) -> None:
-        """Write :meth:`lines` on stderr, each as ``feedsift: WARC: ...``."""
+        """Write :meth:`lines` on stderr, each as ``feedsift: WARC: ...`` (and with ``-v``
+        how many pages the files held)."""
+        if self.files:
+            logger.info("WARC: %d HTML pages in %d files", self.pages, self.files)
         for line in self.lines():
             report("WARC", line)
 
