@@ -14,6 +14,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
+from feedsift.cli.numbers import whole_number
 from feedsift.errors import DatasetError, ModelError
 from feedsift.evaluation.bench import DEFAULT_TURN, BenchOptions, run_bench
 from feedsift.evaluation.datasets import DEFAULT_BENCH_DIR
@@ -94,14 +95,6 @@ def _names(value: str) -> tuple[str, ...]:
     return names
 
 
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {value!r}")
-    return number
 
 
 def _add_selection_arguments(parser: argparse.ArgumentParser) -> None:
@@ -134,12 +127,12 @@ def _add_selection_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME,...",
         help=f"only these peers (default: all installed of {peers})",
     )
-    add("--limit", type=_positive, metavar="N", help="at most N pages per dataset (or site)")
+    add("--limit", type=whole_number(1), metavar="N", help="at most N pages per dataset (or site)")
     add("--model", type=Path, metavar="PATH",
         help="bench a bundle written by `feedsift train -o PATH` instead of the shipped model")
     add(
         "--turn",
-        type=_positive,
+        type=whole_number(1),
         default=DEFAULT_TURN,
         metavar="N",
         help="pages each peer extracts in a row before the next peer takes the same pages "
@@ -166,7 +159,7 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
         help="measure the whole crawl pipeline on loopback, serving these blogs' real feeds "
         f"and pages (default: {DEFAULT_SITES_DIR}; the generated test web when missing)",
     )
-    add("-j", "--jobs", type=_positive, default=2, help="extraction processes for --pipeline")
+    add("-j", "--jobs", type=whole_number(1), default=2, help="extraction processes for --pipeline")
     add(
         "--stream",
         nargs="?",

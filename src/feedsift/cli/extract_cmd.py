@@ -40,6 +40,7 @@ from feedsift.cli.inputs import (
     load_input,
     resolve_inputs,
 )
+from feedsift.cli.numbers import whole_number
 from feedsift.cli.warc_inputs import WarcTally, expand_warcs
 from feedsift.errors import FeedsiftError, ModelError
 from feedsift.extractors.base import ExtractOptions
@@ -273,13 +274,7 @@ def _positive_float(text: str) -> float:
 
 
 def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
-    return value or os.cpu_count() or 1
+    return whole_number(0)(text) or os.cpu_count() or 1
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from typing import Literal, TextIO, get_args
 
 from feedsift.cli import EXIT_OK, Subparsers
 from feedsift.cli.export_cmd import parse_since
+from feedsift.cli.numbers import whole_number
 from feedsift.cli.store_args import add_db_argument
 from feedsift.outputs.serialize import to_json
 from feedsift.storage import SearchHit, SearchQuery, Store
@@ -64,7 +65,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "says), or an age such as 30m, 24h, 7d, 2w",
     )  # fmt: skip
     parser.add_argument(
-        "-n", "--limit", type=_limit, default=DEFAULT_LIMIT, metavar="N",
+        "-n", "--limit", type=whole_number(1), default=DEFAULT_LIMIT, metavar="N",
         help="show the N best matches (default: %(default)s)",
     )  # fmt: skip
     parser.add_argument(
@@ -78,14 +79,6 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
-def _limit(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
