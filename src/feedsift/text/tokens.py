@@ -35,6 +35,9 @@ CJK_RANGES = (
 _TOKEN_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
 #: The same tokens for text without CJK characters, found faster.
 _WORD_RE = re.compile(r"\w+")
+#: The same tokens for ASCII text: on ASCII, Unicode ``\w`` is ``[A-Za-z0-9_]``, and the
+#: ASCII class is tested from a table instead of Unicode lookups (a third faster).
+_ASCII_WORD_RE = re.compile(r"\w+", re.ASCII)
 #: One CJK character.
 CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 
@@ -45,7 +48,9 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Hello, world! 你好")
     ['Hello', 'world', '你', '好']
     """
-    if text.isascii() or CJK_CHAR.search(text) is None:
+    if text.isascii():
+        return _ASCII_WORD_RE.findall(text)
+    if CJK_CHAR.search(text) is None:
         return _WORD_RE.findall(text)
     return _TOKEN_RE.findall(text)
 
