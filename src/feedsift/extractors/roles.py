@@ -17,7 +17,9 @@ from feedsift.parsing.blocks import BlockView
 
 __all__ = ["ClassRoleCache", "RoleMasks", "class_roles", "role_bits", "role_masks"]
 
-_CAMEL_RE = re.compile(r"([a-z])([A-Z])")
+#: Between a lower-case and an upper-case letter (a camelCase word boundary): matched empty,
+#: so ``sub`` inserts a literal space instead of expanding a group template per match.
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKEN_RE = re.compile(r"[a-z]+")
 
 _TOKEN_ROLES: dict[str, int] = {}
@@ -42,14 +44,23 @@ class RoleMasks:
 
 def class_roles(attributes: str) -> int:
     """Role bits of a ``class``/``id`` string (``"post-content sidebarWidget"``)."""
-    words = _TOKEN_RE.findall(_CAMEL_RE.sub(r"\1 \2", attributes).lower())
+    words = _TOKEN_RE.findall(_CAMEL_RE.sub(" ", attributes).lower())
     mask = 0
     for word in words:
         mask |= _TOKEN_ROLES.get(word, 0)
-    joined = "".join(words)
-    if joined != (words[0] if words else ""):
-        mask |= _TOKEN_ROLES.get(joined, 0)
+    if len(words) > 1:  # the words run together ("postcontent" for "post-content")
+        mask |= _TOKEN_ROLES.get("".join(words), 0)
     return mask
+
+
+class _Masks(dict[tuple[str | None, str | None], int]):
+    """Role bits by ``(class, id)`` that compute a missing pair on lookup: a page's pairs are
+    looked up with one C-level ``map``, and only an unseen pair costs a Python call."""
+
+    def __missing__(self, key: tuple[str | None, str | None]) -> int:
+        classes, ident = key
+        mask = self[key] = class_roles(f"{classes or ''} {ident or ''}") if classes or ident else 0
+        return mask
 
 
 class ClassRoleCache:
@@ -61,31 +72,34 @@ class ClassRoleCache:
 
     def __init__(self, max_entries: int = 50_000) -> None:
         self.max_entries = max_entries
-        self._known: dict[tuple[str | None, str | None], int] = {}
+        self._known = _Masks()
 
     def roles(self, classes: str | None, ident: str | None) -> int:
-        key = (classes, ident)
-        mask = self._known.get(key)
-        if mask is None:
-            mask = class_roles(f"{classes or ''} {ident or ''}") if classes or ident else 0
-            if len(self._known) >= self.max_entries:
-                self._known.clear()
-            self._known[key] = mask
-        return mask
+        """The role bits of one ``(class, id)`` pair."""
+        return self.masks([(classes, ident)])[0]
+
+    def masks(self, keys: list[tuple[str | None, str | None]]) -> list[int]:
+        """The role bits of every ``(class, id)`` pair, in order. A cache that could
+        overflow while they are added is replaced, not cleared (as TokenClassCache does)."""
+        known = self._known
+        if len(known) + len(keys) > self.max_entries:
+            known = self._known = _Masks()
+        return list(map(known.__getitem__, keys))
 
 
 def role_masks(view: BlockView, cache: ClassRoleCache | None = None) -> RoleMasks:
     """Own, inherited and near role masks of every subtree of ``view``.
 
-    The own masks come from one comprehension, the inherited ones from a walk over plain
+    The own masks come from one C-level lookup of the page's ``(class, id)`` pairs in the
+    cache (:meth:`ClassRoleCache.masks`), the inherited ones from a walk over plain
     ints (parents come first) and the near ones from numpy lookups of parent and
     grandparent, rather than one loop appending to three lists.
     """
-    lookup = (cache or ClassRoleCache()).roles
     subtrees = view.subtrees
+    keys = [(sub.element.get("class"), sub.element.get("id")) for sub in subtrees]
     tag_bits = _TAG_BITS.get
-    own = [lookup(sub.element.get("class"), sub.element.get("id")) | tag_bits(sub.tag, 0)
-           for sub in subtrees]  # fmt: skip
+    masks = (cache or ClassRoleCache()).masks(keys)
+    own = [bits | tag_bits(sub.tag, 0) for bits, sub in zip(masks, subtrees, strict=True)]
     parents = [sub.parent for sub in subtrees]
     inherited = own.copy()
     for child, parent in enumerate(parents):
