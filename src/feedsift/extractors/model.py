@@ -90,22 +90,31 @@ class TreeEnsemble:
         return total
 
     def leaf_values(self, x: np.ndarray) -> np.ndarray:
-        """The value of the leaf each row reaches in each tree: ``(rows, trees)``."""
+        """The value of the leaf each row reaches in each tree: ``(rows, trees)``.
+
+        Indices are ``intp`` from the start and gathered with ``np.take`` (a plain gather,
+        cheaper than fancy indexing's general machinery); the walk updates them in place.
+        """
         n_trees = len(self.leaves)
+        rows, width = x.shape
         flat_x = np.ascontiguousarray(x, dtype=np.float64).ravel()
-        row_base = (np.arange(len(x)) * x.shape[1])[:, None]
         inner = self.feature.shape[1]
-        tree_base = np.arange(n_trees) * inner
-        features, thresholds = self.feature.ravel(), self.threshold.ravel()
-        at = np.repeat(tree_base[None, :], len(x), axis=0)  # node index over all trees
+        features = self.feature.ravel().astype(np.intp)
+        thresholds = self.threshold.ravel()
+        row_base = np.arange(0, rows * width, width, dtype=np.intp)[:, None]
+        tree_base = np.arange(0, n_trees * inner, inner, dtype=np.intp)
+        at = np.empty((rows, n_trees), dtype=np.intp)  # node index over all trees
+        at[:] = tree_base
         step = 1 - tree_base  # child of node k of tree t: 2k + 1 (+1 right), kept global
         for _ in range(self.depth):
-            right = flat_x[features[at] + row_base] > thresholds[at]
-            at *= 2
+            column = np.take(features, at)
+            column += row_base
+            right = np.take(flat_x, column) > np.take(thresholds, at)
+            at += at
             at += step
             at += right
-        leaf = at - inner + np.arange(n_trees)  # tree t's leaves start at t * (inner + 1)
-        values: np.ndarray = self.leaves.ravel()[leaf]
+        at += np.arange(n_trees) - inner  # tree t's leaves start at t * (inner + 1)
+        values: np.ndarray = np.take(self.leaves.ravel(), at)
         return values
 
     def predict(self, x: np.ndarray) -> np.ndarray:
