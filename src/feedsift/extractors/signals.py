@@ -103,30 +103,25 @@ def page_signals(
     """Compute every per-block signal of a page (``roles`` caches class-name roles,
     ``token_classes`` the word classes of tokens)."""
     blocks = view.blocks
-    counts = Counter(b.text for b in blocks)
-    n = len(blocks)
-    subtrees = view.subtrees
+    # the blocks' fields as columns, transposed in C (a tuple of values per field)
+    _, texts, _, tags, owners, words, punct, share, boundary, _ = (
+        zip(*blocks, strict=True) if blocks else ((),) * len(TextBlock._fields)
+    )
+    counts = Counter(texts)
     other = len(OWNER_TAGS)
-    numbers = np.array(
-        [
-            (b.n_words, b.link_share, b.n_punct, _TAG_GROUP.get(b.tag, other),
-             subtrees[b.subtree].depth, b.boundary == "line", is_marker(b.text, b.n_words),
-             counts[b.text], b.subtree)
-            for b in blocks
-        ],
-        dtype=np.float64,
-    ).reshape(n, 9)  # fmt: skip
+    owner = np.array(owners, dtype=np.int64)
+    depths = np.array([sub.depth for sub in view.subtrees], dtype=np.float64)
     return PageSignals(
-        words=numbers[:, 0],
-        link=numbers[:, 1],
-        punct=numbers[:, 2],
+        words=np.array(words, dtype=np.float64),
+        link=np.array(share, dtype=np.float64),
+        punct=np.array(punct, dtype=np.float64),
         text=_text_matrix(blocks, token_classes),
-        tag_group=numbers[:, 3].astype(np.int64),
-        depth=numbers[:, 4],
-        line_break=numbers[:, 5],
-        marker=numbers[:, 6],
-        repeats=numbers[:, 7],
+        tag_group=np.array([_TAG_GROUP.get(tag, other) for tag in tags], dtype=np.int64),
+        depth=depths[owner],
+        line_break=np.array([kind == "line" for kind in boundary], dtype=np.float64),
+        marker=np.array(list(map(is_marker, texts, words)), dtype=np.float64),
+        repeats=np.array(list(map(counts.__getitem__, texts)), dtype=np.float64),
         layout=np.column_stack([layout.font_size, layout.bold, layout.y, layout.width]),
         roles=role_masks(view, roles),
-        owner=numbers[:, 8].astype(np.int64),
+        owner=owner,
     )
