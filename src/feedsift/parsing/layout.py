@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Protocol
 
 import numpy as np
@@ -47,6 +48,9 @@ GLYPH_WIDTH = 0.5
 LINE_HEIGHT = 1.4
 #: Vertical gap between two blocks, in lines.
 BLOCK_GAP_LINES = 0.5
+
+#: A block's owner subtree and text, read in C (``map``) rather than by a generator.
+_SUBTREE, _TEXT = attrgetter("subtree"), attrgetter("text")
 
 _FONT_SIZE_RE = re.compile(r"font-size\s*:\s*([\d.]+)\s*(px|pt|em|rem|%)", re.IGNORECASE)
 _WIDTH_RE = re.compile(r"(?:^|;)\s*width\s*:\s*([\d.]+)\s*(px|%)", re.IGNORECASE)
@@ -128,11 +132,11 @@ class StaticLayout:
     def layout(self, view: BlockView) -> Layout:
         blocks = view.blocks
         styles = np.array(self._subtree_styles(view), dtype=np.float64).reshape(-1, 3)
-        owner = np.fromiter((b.subtree for b in blocks), dtype=np.intp, count=len(blocks))
+        owner = np.fromiter(map(_SUBTREE, blocks), dtype=np.intp, count=len(blocks))
         font, width = styles[owner, 0], styles[owner, 1]
         inline_bold = np.fromiter(map(self._inline_bold, blocks), dtype=bool, count=len(blocks))
         bold = (styles[owner, 2] > 0) | inline_bold
-        chars = np.fromiter((len(b.text) for b in blocks), dtype=np.float64, count=len(blocks))
+        chars = np.fromiter(map(len, map(_TEXT, blocks)), dtype=np.float64, count=len(blocks))
         per_line = np.maximum(1.0, width * VIEWPORT[0] / (GLYPH_WIDTH * font))
         lines = np.maximum(1.0, -np.floor_divide(-chars, per_line))
         height = lines * font * LINE_HEIGHT / VIEWPORT[1]
