@@ -199,7 +199,12 @@ def _text_shares(page: ParsedPage, signals: PageSignals) -> list[float]:
 
 def forum_label(text: str) -> bool:
     """Whether a short block is a forum button or author-card label ("Reply", "#3")."""
-    lowered = text.lower().strip()
+    return _lowered_forum_label(text.lower())
+
+
+def _lowered_forum_label(lowered: str) -> bool:
+    """:func:`forum_label` of a lower-cased text (lower-casing is idempotent)."""
+    lowered = lowered.strip()
     if not lowered:
         return False
     if lowered[0] == "#" or lowered[0].isdigit():
@@ -207,22 +212,30 @@ def forum_label(text: str) -> bool:
     return lowered.split(maxsplit=1)[0].rstrip(":") in FORUM_LABEL_WORDS
 
 
+def _might_have_price(lowered: str) -> bool:
+    """Whether the text holds a currency sign or code (a price needs one)."""
+    return not _CURRENCY_SIGNS.isdisjoint(lowered) or any(c in lowered for c in _CURRENCY_CODES)
+
+
 def _has_price(lowered: str) -> bool:
-    if _CURRENCY_SIGNS.isdisjoint(lowered) and not any(c in lowered for c in _CURRENCY_CODES):
+    if not _might_have_price(lowered):
         return False  # the regex below costs ten times these checks
     return PRICE.search(lowered) is not None
 
 
 def _phrase_counts(page: ParsedPage) -> list[float]:
+    short = [b.text.lower() for b in page.view.blocks if b.n_words <= PHRASE_MAX_WORDS]
+    # Shop words and prices are rare: one search of all short blocks at once (joined by a
+    # line break, which none of them can match across) rules them out for most pages.
+    joined = "\n".join(short)
+    shop = PRODUCT_WORDS.search(joined) is not None
+    priced = _might_have_price(joined)
     forum = product = docs = prices = 0
-    for block in page.view.blocks:
-        if block.n_words > PHRASE_MAX_WORDS:
-            continue
-        lowered = block.text.lower()
-        forum += forum_label(lowered)
-        product += PRODUCT_WORDS.search(lowered) is not None
+    for lowered in short:
+        forum += _lowered_forum_label(lowered)
+        product += shop and PRODUCT_WORDS.search(lowered) is not None
         docs += lowered.strip(" ?:") in DOC_LABELS
-        prices += _has_price(lowered)
+        prices += priced and _has_price(lowered)
     times = page.decoded.text.count("<time")
     return [float(np.log1p(v)) for v in (forum, product, docs, prices, times)]
 
