@@ -124,8 +124,10 @@ def _text_columns(
     host = _host(url)
     blocks = view.blocks
     vocabulary = frozenset(word for bag, _ in ref_tokens for word in bag)
-    similarity = [_similarity(blocks[i], ref_tokens, folded, vocabulary) for i in idx]
-    links = [_link_state(blocks[i].element, host) if signals.link[i] > 0 else 0.0 for i in idx]
+    chosen = idx.tolist()  # Python ints: indexing with numpy scalars costs more
+    link = signals.link.tolist()
+    similarity = [_similarity(blocks[i], ref_tokens, folded, vocabulary) for i in chosen]
+    links = [_link_state(blocks[i].element, host) if link[i] > 0 else 0.0 for i in chosen]
     return np.column_stack([np.array(similarity).reshape(len(idx), 4), links])
 
 
