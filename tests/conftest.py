@@ -1,4 +1,6 @@
-"""Shared fixtures: a real HTTP server on loopback, and the fixture pages."""
+"""Shared fixtures: a real HTTP server on loopback, the fixture pages, and a real PostgreSQL
+server (started once per session from the machine's binaries, see ``pg_server.py``) with
+the ``database`` fixture that runs a test on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from feedsift.storage.location import DatabaseTarget
+from pg_server import NO_BINARIES, PostgresServer, find_bindir
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 #: Sentences that are surely in the fixture pages' article bodies ...
@@ -249,3 +254,35 @@ def scripted() -> Iterator[Callable[[], ScriptedServer]]:
             server.server_close()
 
 
+# --- PostgreSQL: one server per session, one fresh database per test -----------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server on 127.0.0.1 for the whole session (skipped without binaries)."""
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip(NO_BINARIES)
+    server = PostgresServer(bindir).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    url = postgres_server.create_database()
+    try:
+        yield url
+    finally:
+        postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> DatabaseTarget:
+    """Where a new feedsift database goes: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "feedsift.db"
+    return str(request.getfixturevalue("postgres_url"))

@@ -190,8 +190,8 @@ def test_the_index_follows_updates(db: Store) -> None:
 def test_an_older_database_is_migrated_and_its_articles_indexed(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     connection = sqlite3.connect(path, isolation_level=None)
-    for script in MIGRATIONS[:5]:
-        connection.executescript(script)
+    for migration in MIGRATIONS[:5]:
+        connection.executescript(migration.sql)
     connection.execute("PRAGMA user_version = 5")
     for number, doc in enumerate(DOCS[:2]):
         url = f"https://{doc.site}/{number}"

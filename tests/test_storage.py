@@ -1,11 +1,14 @@
-"""The SQLite store: migrations, transactions, each table's reads and writes."""
+"""The store on SQLite and on PostgreSQL (the ``database`` fixture gives each test both):
+migrations, transactions, each table's reads and writes, and what differs per database."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from feedsift.errors import StorageError
@@ -22,13 +25,17 @@ from feedsift.storage import (
     feed_stats,
     site_stats,
 )
+from feedsift.storage.dialect import pyformat
+from feedsift.storage.location import DatabaseTarget, describe_target
+from feedsift.storage.migrations import schema_version
 
 NOW = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "feedsift.db")
+def store(database: DatabaseTarget) -> Iterator[Store]:
+    with Store(database) as opened:
+        yield opened
 
 
 def _document(key: str = "http://a.example/p", body: bytes = b"<p>x</p>") -> NewDocument:
@@ -41,21 +48,26 @@ def _article(text: str = "Some body text.") -> Article:
                    url="http://a.example/p", published=NOW)  # fmt: skip
 
 
-def test_new_database_is_wal_and_current(store: Store) -> None:
-    assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+def test_new_database_is_current(store: Store) -> None:
+    assert schema_version(store.connection) == SCHEMA_VERSION
     assert store.database.previous_version == 0
 
 
-def test_reopening_keeps_data_and_version(tmp_path: Path) -> None:
-    with Store(tmp_path / "f.db") as store, store.transaction():
+def test_new_sqlite_database_is_wal(tmp_path: Path) -> None:
+    with Store(tmp_path / "feedsift.db") as store:
+        assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_reopening_keeps_data_and_version(database: DatabaseTarget) -> None:
+    with Store(database) as store, store.transaction():
         store.feeds.add("http://a.example/feed", "a.example", now=NOW, interval=3600)
-    with Store(tmp_path / "f.db") as store:
+    with Store(database) as store:
         assert store.database.previous_version == SCHEMA_VERSION
         assert [f.url for f in store.feeds.all()] == ["http://a.example/feed"]
 
 
-def test_newer_schema_is_refused(tmp_path: Path) -> None:
+def test_newer_sqlite_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
     connection = sqlite3.connect(path)
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
@@ -74,6 +86,64 @@ def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
 def test_missing_database_when_not_creating(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="no such database"):
         Store(tmp_path / "nope.db", create=False)
+
+
+# --- PostgreSQL's own cases ---------------------------------------------------------------
+
+
+def test_newer_postgres_schema_is_refused(postgres_url: str) -> None:
+    Store(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        raw.execute("UPDATE feedsift_schema SET version = version + 1")
+    with pytest.raises(StorageError, match="newer than this feedsift"):
+        Store(postgres_url)
+
+
+def test_an_empty_postgres_database_is_not_read_as_a_feedsift_one(postgres_url: str) -> None:
+    with pytest.raises(StorageError, match="no feedsift tables there"):
+        Store(postgres_url, create=False)
+
+
+def test_another_applications_postgres_database_is_a_clear_error(postgres_url: str) -> None:
+    with psycopg.connect(postgres_url, autocommit=True) as raw:
+        raw.execute("CREATE TABLE feeds (id serial, name text)")
+    with pytest.raises(StorageError, match=r"not a feedsift database \(.*feeds"):
+        Store(postgres_url)
+
+
+def test_an_unreachable_server_is_one_line_without_the_password(postgres_url: str) -> None:
+    closed = postgres_url.replace("feedsift@", "feedsift:s3cret@").rsplit(":", 1)[0] + ":1/x"
+    with pytest.raises(StorageError, match="cannot connect to PostgreSQL") as caught:
+        Store(closed)
+    assert "s3cret" not in str(caught.value) and "\n" not in str(caught.value)
+    assert describe_target(closed).startswith("postgresql://feedsift:***@127.0.0.1")
+
+
+def test_concurrent_first_opens_create_the_schema_once(postgres_url: str) -> None:
+    first, second = Store(postgres_url), Store(postgres_url)  # the second finds it made
+    with first, second:
+        assert second.database.previous_version == SCHEMA_VERSION
+        assert schema_version(second.connection) == SCHEMA_VERSION
+
+
+def test_postgres_schema_types_hold_what_sqlite_holds(store: Store) -> None:
+    """64-bit SimHashes, doubles and bytes survive the round trip (int4 and float4 would not)."""
+    with store.transaction():
+        doc, _ = store.documents.add(_document(body=bytes(range(256))))
+        store.articles.add(NewArticle(doc, "a.example", "http://a.example/p", _article(), "h",
+                                      (1 << 64) - 1, NOW, 1 / 3))  # fmt: skip
+    record = store.documents.get(doc)
+    assert record is not None and record.document.body == bytes(range(256))
+    assert store.articles.fingerprints("a.example")[0][1] == (1 << 64) - 1
+    (seconds,) = store.connection.execute("SELECT extract_seconds FROM articles").fetchone()
+    assert seconds == 1 / 3
+
+
+def test_placeholders_are_translated_outside_quotes_only() -> None:
+    sql = "SELECT '?', ':x', \"a?\", x::text, 5 % 2 FROM t WHERE a = ? AND b = :name"
+    assert pyformat(sql) == (
+        "SELECT '?', ':x', \"a?\", x::text, 5 %% 2 FROM t WHERE a = %s AND b = %(name)s"
+    )
 
 
 def test_transaction_rolls_back_everything(store: Store) -> None:

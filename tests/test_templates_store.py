@@ -164,8 +164,8 @@ def test_a_version_2_database_gains_the_templates_table_and_keeps_its_data(
 ) -> None:
     path = tmp_path / "old.db"
     connection = sqlite3.connect(path)
-    for script in MIGRATIONS[:2]:
-        connection.executescript(script)
+    for migration in MIGRATIONS[:2]:
+        connection.executescript(migration.sql)
     connection.execute(
         "INSERT INTO feeds (url, site, added_at, interval_s, next_poll_at)"
         " VALUES (?, 'blog.example', '2026-01-01', 60, '2026-01-01')",
@@ -320,8 +320,8 @@ def test_a_version_keeps_its_per_field_checks(tmp_path: Path) -> None:
 def test_a_version_4_database_gains_the_checks_column(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     connection = sqlite3.connect(path)
-    for script in MIGRATIONS[:4]:
-        connection.executescript(script)
+    for migration in MIGRATIONS[:4]:
+        connection.executescript(migration.sql)
     connection.execute("PRAGMA user_version = 4")
     connection.commit()
     connection.close()

@@ -8,7 +8,6 @@ content fingerprints that mark exact and near duplicates within a site.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,8 +22,13 @@ from feedsift.storage.columns import (
     to_json_text,
     unsigned64,
 )
+from feedsift.storage.connection import Connection, RowLike
 
-__all__ = ["ArticleTable", "NewArticle", "StoredArticle", "article_record"]
+__all__ = ["STREAM_BATCH", "ArticleTable", "NewArticle", "StoredArticle", "article_record"]
+
+#: Articles read per query while streaming: a few MB of records in memory at a time, on
+#: either database (PostgreSQL's driver would otherwise read a whole result at once).
+STREAM_BATCH = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +69,18 @@ def article_record(article: Article) -> str:
 class ArticleTable:
     """Reads and writes of the ``articles`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def add(self, new: NewArticle) -> int | None:
         """Store ``new``; None when its document already has an article."""
         a = new.article
-        cursor = self._db.execute(
-            "INSERT OR IGNORE INTO articles (document_id, site, url, kind, title, published,"
+        row = self._db.execute(
+            "INSERT INTO articles (document_id, site, url, kind, title, published,"
             " method, model_version, confidence, content_hash, simhash, duplicate_of,"
             " near_duplicate_of, record, extracted_at, extract_seconds)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING RETURNING id",
             (
                 new.document_id, new.site, new.url, a.kind.value, a.title,
                 moment_to_db(a.published), a.provenance.method, a.provenance.model_version,
@@ -83,8 +88,8 @@ class ArticleTable:
                 new.duplicate_of, new.near_duplicate_of, new.record or article_record(a),
                 moment_to_db(new.extracted_at), new.extract_seconds,
             ),
-        )  # fmt: skip
-        return cursor.lastrowid if cursor.rowcount == 1 else None
+        ).fetchone()  # fmt: skip
+        return None if row is None else int(row[0])
 
     def with_hash(self, site: str, content_hash: str) -> int | None:
         """The first article of ``site`` whose text has ``content_hash``."""
@@ -113,11 +118,18 @@ class ArticleTable:
             query, params = query + " AND site = ?", [*params, site]
         if not duplicates:
             query += " AND duplicate_of IS NULL AND near_duplicate_of IS NULL"
-        for row in self._db.execute(query + " ORDER BY id", params):
-            yield _stored(row)
+        last = 0
+        while True:  # a batch at a time, from the last id read on
+            rows = self._db.execute(
+                query + " AND id > ? ORDER BY id LIMIT ?", [*params, last, STREAM_BATCH]
+            ).fetchall()
+            yield from (_stored(row) for row in rows)
+            if len(rows) < STREAM_BATCH:
+                return
+            last = int(rows[-1]["id"])
 
 
-def _stored(row: sqlite3.Row) -> StoredArticle:
+def _stored(row: RowLike) -> StoredArticle:
     extracted_at = moment_from_db(row["extracted_at"])
     assert extracted_at is not None  # NOT NULL column
     return StoredArticle(

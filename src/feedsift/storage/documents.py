@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,6 +13,7 @@ from feedsift.storage.columns import (
     moment_to_db,
     to_json_text,
 )
+from feedsift.storage.connection import Connection, RowLike
 
 __all__ = ["DocumentRecord", "DocumentTable", "NewDocument"]
 
@@ -48,19 +48,19 @@ class DocumentRecord:
 class DocumentTable:
     """Reads and writes of the ``documents`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def add(self, document: NewDocument) -> tuple[int, bool]:
         """Store ``document`` unless its URL key is known; return (its id, whether it is new)."""
-        cursor = self._db.execute(
-            "INSERT OR IGNORE INTO documents (url_key, site, request_url, response_url, status,"
+        row = self._db.execute(
+            "INSERT INTO documents (url_key, site, request_url, response_url, status,"
             " headers, body, body_size, fetched_at, fetch_seconds)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
             _row(document),
-        )
-        if cursor.rowcount == 1 and cursor.lastrowid is not None:
-            return cursor.lastrowid, True
+        ).fetchone()
+        if row is not None:
+            return int(row[0]), True
         existing = self.id_of(document.url_key)
         assert existing is not None  # the insert was ignored for this key
         return existing, False
@@ -119,7 +119,7 @@ def _row(d: NewDocument) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def _document(row: sqlite3.Row) -> NewDocument:
+def _document(row: RowLike) -> NewDocument:
     fetched_at = moment_from_db(row["fetched_at"])
     assert fetched_at is not None  # NOT NULL column
     return NewDocument(

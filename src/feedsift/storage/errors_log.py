@@ -6,12 +6,12 @@ feed (or page) and goes on; ``feedsift stats`` and ``feedsift feeds list`` show 
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from feedsift.storage.columns import moment_from_db, moment_to_db
+from feedsift.storage.connection import Connection, RowLike
 
 __all__ = ["ErrorLog", "ErrorRecord", "Stage"]
 
@@ -33,7 +33,7 @@ class ErrorRecord:
 class ErrorLog:
     """Reads and writes of the ``errors`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def add(self, error: ErrorRecord) -> None:
@@ -51,7 +51,7 @@ class ErrorLog:
         return [_record(row) for row in rows]
 
 
-def _record(row: sqlite3.Row) -> ErrorRecord:
+def _record(row: RowLike) -> ErrorRecord:
     at = moment_from_db(row["at"])
     assert at is not None  # NOT NULL column
     return ErrorRecord(at, row["stage"], row["feed_id"], row["url"], row["reason"])

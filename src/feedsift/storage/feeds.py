@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
 from feedsift.storage.columns import moment_from_db, moment_to_db
+from feedsift.storage.connection import Connection, RowLike
 
 __all__ = ["FeedRecord", "FeedTable", "FeedUpdate"]
 
@@ -56,14 +56,14 @@ class FeedUpdate:
 class FeedTable:
     """Reads and writes of the ``feeds`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def add(self, url: str, site: str, *, now: datetime, interval: float) -> bool:
         """Subscribe to ``url`` (due at once); False when it was already there."""
         cursor = self._db.execute(
-            "INSERT OR IGNORE INTO feeds (url, site, added_at, interval_s, next_poll_at)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO feeds (url, site, added_at, interval_s, next_poll_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (url, site, moment_to_db(now), interval, moment_to_db(now)),
         )
         return cursor.rowcount == 1
@@ -134,7 +134,7 @@ class FeedTable:
         self._db.execute("UPDATE feeds SET next_poll_at = ?", (moment_to_db(now),))
 
 
-def _record(row: sqlite3.Row) -> FeedRecord:
+def _record(row: RowLike) -> FeedRecord:
     return FeedRecord(
         id=row["id"],
         url=row["url"],

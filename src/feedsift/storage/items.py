@@ -10,13 +10,13 @@ document) or ``failed`` (given up, with the reason).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from feedsift.storage.columns import moment_from_db, moment_to_db
+from feedsift.storage.connection import Connection, RowLike
 
 __all__ = ["ItemRecord", "ItemState", "ItemTable", "NewItem"]
 
@@ -57,7 +57,7 @@ class ItemRecord:
 class ItemTable:
     """Reads and writes of the ``items`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def add(self, feed_id: int, site: str, items: Iterable[NewItem], now: datetime) -> int:
@@ -67,13 +67,12 @@ class ItemTable:
              moment_to_db(i.published), moment_to_db(now))
             for i in items
         ]  # fmt: skip
-        before = self._db.total_changes
-        self._db.executemany(
-            "INSERT OR IGNORE INTO items (feed_id, site, history_key, url, title, description,"
-            " published, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        cursor = self._db.executemany(
+            "INSERT INTO items (feed_id, site, history_key, url, title, description,"
+            " published, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             rows,
         )
-        return self._db.total_changes - before
+        return max(0, cursor.rowcount)
 
     def pending(self, feed_id: int | None = None) -> list[ItemRecord]:
         """Items whose page is still to be fetched (of one feed, or of all), oldest first."""
@@ -131,7 +130,7 @@ class ItemTable:
         return None if row is None else _record(row)
 
 
-def _record(row: sqlite3.Row) -> ItemRecord:
+def _record(row: RowLike) -> ItemRecord:
     return ItemRecord(
         id=row["id"],
         feed_id=row["feed_id"],

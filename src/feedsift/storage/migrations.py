@@ -1,18 +1,45 @@
-"""The database schema as an ordered list of migrations.
+"""The database schema as an ordered list of migrations, one list for SQLite and PostgreSQL.
 
-``PRAGMA user_version`` holds the number of migrations applied. Opening a database applies
-the missing ones in one transaction each; a database newer than this feedsift is refused
-rather than written with an older idea of the schema. A migration is never edited once
-released: change the schema by appending one.
+The schema version is the number of migrations applied (SQLite: ``PRAGMA user_version``;
+PostgreSQL: the one row of ``feedsift_schema``). Opening a database applies the missing
+ones in one transaction each; a database newer than this feedsift is refused rather than
+written with an older idea of the schema. A migration is never edited once released:
+change the schema by appending one.
+
+Each migration is written once, in SQL both databases read, with SQLite's type names
+(:meth:`~feedsift.storage.dialect.Dialect.schema` gives PostgreSQL its own), except where
+the databases have no common SQL: the full-text index (migration 6) is FTS5 in SQLite and
+a ``tsvector`` with a GIN index in PostgreSQL, so that migration has a text for each.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 
 from feedsift.errors import StorageError
+from feedsift.storage.connection import Connection
+from feedsift.storage.dialect import Dialect
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
+
+#: The key of the PostgreSQL advisory lock migrations hold, so that two processes opening
+#: one new database do not both create its tables ("feedsift" in ASCII, as a number).
+MIGRATION_LOCK = 0x6665656473696674
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema: its SQL, and PostgreSQL's own text where it differs."""
+
+    sql: str
+    postgresql: str | None = None  #: None: ``sql`` with PostgreSQL's type names
+
+    def text(self, dialect: Dialect) -> str:
+        if dialect.name == "postgresql" and self.postgresql is not None:
+            return self.postgresql
+        return dialect.schema(self.sql)
+
 
 _V1 = """
 CREATE TABLE feeds (
@@ -179,45 +206,121 @@ END;
 INSERT INTO articles_fts (articles_fts) VALUES ('rebuild')
 """
 
+#: v6 in PostgreSQL: full-text search with the article's language (``storage/pg_search.py``
+#: queries it). ``feedsift_text_config`` maps a language tag (``de``, ``pt-br``) to the text
+#: search configuration that stems it, ``simple`` (no stemming, no stop words) for the rest.
+#: Two stored generated columns keep the configuration and the ``tsvector`` in step with every
+#: insert and update of the row, as SQLite's triggers do (and fill them for the rows already
+#: there); the title weighs A, the text D, so a search can rank titles higher. The text is
+#: indexed up to 300,000 characters: a ``tsvector`` holds at most 1 MiB, which a longer text
+#: of distinct words can pass, and the insert of the article would then fail.
+_V6_POSTGRESQL = """
+CREATE FUNCTION feedsift_text_config(language TEXT) RETURNS regconfig
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE split_part(lower(coalesce(language, '')), '-', 1)
+        WHEN 'ar' THEN 'arabic' WHEN 'hy' THEN 'armenian' WHEN 'eu' THEN 'basque'
+        WHEN 'ca' THEN 'catalan' WHEN 'da' THEN 'danish' WHEN 'nl' THEN 'dutch'
+        WHEN 'en' THEN 'english' WHEN 'fi' THEN 'finnish' WHEN 'fr' THEN 'french'
+        WHEN 'de' THEN 'german' WHEN 'el' THEN 'greek' WHEN 'hi' THEN 'hindi'
+        WHEN 'hu' THEN 'hungarian' WHEN 'id' THEN 'indonesian' WHEN 'ga' THEN 'irish'
+        WHEN 'it' THEN 'italian' WHEN 'lt' THEN 'lithuanian' WHEN 'ne' THEN 'nepali'
+        WHEN 'no' THEN 'norwegian' WHEN 'nb' THEN 'norwegian' WHEN 'nn' THEN 'norwegian'
+        WHEN 'pt' THEN 'portuguese' WHEN 'ro' THEN 'romanian' WHEN 'ru' THEN 'russian'
+        WHEN 'sr' THEN 'serbian' WHEN 'es' THEN 'spanish' WHEN 'sv' THEN 'swedish'
+        WHEN 'ta' THEN 'tamil' WHEN 'tr' THEN 'turkish' WHEN 'yi' THEN 'yiddish'
+        ELSE 'simple' END::regconfig
+$$;
+ALTER TABLE articles ADD COLUMN search_config regconfig
+    GENERATED ALWAYS AS (feedsift_text_config(record::jsonb ->> 'language')) STORED;
+ALTER TABLE articles ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector(feedsift_text_config(record::jsonb ->> 'language'),
+                          coalesce(title, '')), 'A')
+    || setweight(to_tsvector(feedsift_text_config(record::jsonb ->> 'language'),
+                             left(coalesce(record::jsonb ->> 'text', ''), 300000)), 'D')
+) STORED;
+CREATE INDEX articles_search ON articles USING gin (search_vector)
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(_V1),
+    Migration(_V2),
+    Migration(_V3),
+    Migration(_V4),
+    Migration(_V5),
+    Migration(_V6, _V6_POSTGRESQL),
+)
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def migrate(connection: sqlite3.Connection, source: str) -> int:
+def schema_version(connection: Connection) -> int:
+    """The number of migrations applied to the database (0: a new one)."""
+    if connection.dialect.name == "sqlite":
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+        return int(version)
+    (table,) = connection.execute("SELECT to_regclass('feedsift_schema')").fetchone()
+    if table is None:
+        return 0
+    row = connection.execute("SELECT version FROM feedsift_schema").fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def migrate(connection: Connection, source: str) -> int:
     """Bring the database at ``connection`` to :data:`SCHEMA_VERSION`; return the old version."""
-    (version,) = connection.execute("PRAGMA user_version").fetchone()
+    previous = version = schema_version(connection)
+    _refuse_newer(version, source)
+    while version < SCHEMA_VERSION:
+        version = _apply_next(connection, source)
+    return previous
+
+
+def _refuse_newer(version: int, source: str) -> None:
     if version > SCHEMA_VERSION:
         raise StorageError(
             f"{source}: schema version {version} is newer than this feedsift's "
             f"({SCHEMA_VERSION}); upgrade feedsift"
         )
-    for number in range(version, SCHEMA_VERSION):
-        _apply(connection, number)
-    return int(version)
 
 
-def _apply(connection: sqlite3.Connection, number: int) -> None:
-    statements = _statements(MIGRATIONS[number])
-    connection.execute("BEGIN IMMEDIATE")
+def _apply_next(connection: Connection, source: str) -> int:
+    """Apply the next missing migration in its own transaction, the version read again
+    under the write lock (another process may have applied it); return the new version."""
+    dialect = connection.dialect
+    connection.execute(dialect.begin)
     try:
-        for statement in statements:
-            connection.execute(statement)
-        connection.execute(f"PRAGMA user_version = {number + 1}")
+        if dialect.name == "postgresql":
+            connection.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            connection.execute("CREATE TABLE IF NOT EXISTS feedsift_schema (version INTEGER)")
+        version = schema_version(connection)
+        _refuse_newer(version, source)
+        if version < SCHEMA_VERSION:
+            connection.script(_statements(MIGRATIONS[version].text(dialect)))
+            version += 1
+            _set_version(connection, version)
     except BaseException:
         connection.execute("ROLLBACK")
         raise
     connection.execute("COMMIT")
+    return version
+
+
+def _set_version(connection: Connection, version: int) -> None:
+    if connection.dialect.name == "sqlite":
+        connection.execute(f"PRAGMA user_version = {int(version)}")
+        return
+    connection.execute("DELETE FROM feedsift_schema")
+    connection.execute("INSERT INTO feedsift_schema (version) VALUES (?)", (version,))
 
 
 def _statements(script: str) -> list[str]:
-    """The SQL statements of ``script``; a trigger's body keeps the ``;`` inside it."""
+    """The SQL statements of ``script``; a trigger's body keeps the ``;`` inside it (and a
+    PostgreSQL function's body, between ``$$``, the ``;`` inside it)."""
     statements: list[str] = []
     pending = ""
     for piece in script.split(";"):
         pending += piece + ";"
-        if sqlite3.complete_statement(pending):
+        if sqlite3.complete_statement(pending) and pending.count("$$") % 2 == 0:
             if pending.strip(" \n;"):
                 statements.append(pending.strip())
             pending = ""

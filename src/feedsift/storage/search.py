@@ -15,10 +15,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from feedsift.errors import InputError, StorageError
 from feedsift.storage.columns import moment_from_db, moment_to_db
+from feedsift.storage.connection import Connection, RowLike
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -99,7 +100,7 @@ def site_key(site: str) -> str:
 class SqliteArticleSearch:
     """:class:`ArticleSearch` over SQLite's FTS5 index ``articles_fts``."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
@@ -146,9 +147,9 @@ class SqliteArticleSearch:
         except sqlite3.OperationalError as exc:
             raise InputError(f"bad search query {text!r}: {exc}{_hint(str(exc))}") from exc
 
-    def _run(self, sql: str, params: list[object]) -> list[sqlite3.Row]:
+    def _run(self, sql: str, params: list[object]) -> list[Any]:
         try:
-            return self._db.execute(sql, params).fetchall()
+            return list(self._db.execute(sql, params).fetchall())
         except sqlite3.Error as exc:
             raise StorageError(f"search failed: {exc}") from exc
 
@@ -162,7 +163,7 @@ def _hint(reason: str) -> str:
     return ' (put words with punctuation in double quotes, e.g. "c++" or "e-mail")'
 
 
-def _hit(row: sqlite3.Row) -> SearchHit:
+def _hit(row: RowLike) -> SearchHit:
     extracted_at = moment_from_db(row["extracted_at"])
     assert extracted_at is not None  # NOT NULL column
     return SearchHit(

@@ -9,11 +9,11 @@ of each site after its saved state, the most recent ``limit`` of them.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
 from feedsift.storage.columns import moment_from_db, moment_to_db
+from feedsift.storage.connection import Connection
 
 __all__ = ["SavedSiteModel", "SiteModelTable"]
 
@@ -32,14 +32,16 @@ class SavedSiteModel:
 class SiteModelTable:
     """Reads and writes of the ``site_models`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def save(self, model: SavedSiteModel) -> None:
         """Store ``model``, replacing the site's previous state."""
         self._db.execute(
-            "INSERT OR REPLACE INTO site_models (site, state, last_document, documents, saved_at)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO site_models (site, state, last_document, documents, saved_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (site) DO UPDATE SET state = excluded.state,"
+            " last_document = excluded.last_document, documents = excluded.documents,"
+            " saved_at = excluded.saved_at",
             (model.site, model.state, model.last_document, model.documents,
              moment_to_db(model.saved_at)),
         )  # fmt: skip
@@ -66,7 +68,7 @@ class SiteModelTable:
             " (PARTITION BY d.site ORDER BY d.id DESC) AS rank"
             " FROM documents d JOIN articles a ON a.document_id = d.id"
             " LEFT JOIN site_models m ON m.site = d.site"
-            " WHERE d.id > COALESCE(m.last_document, 0)) WHERE rank <= ? ORDER BY id",
+            " WHERE d.id > COALESCE(m.last_document, 0)) AS r WHERE rank <= ? ORDER BY id",
             (limit,),
         )
         return [int(row[0]) for row in rows]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
+
+from feedsift.storage.connection import Connection
 
 __all__ = ["FeedStats", "MethodStats", "SiteStats", "feed_stats", "method_stats", "site_stats"]
 
@@ -51,8 +52,10 @@ class MethodStats:
 
 _FEED_QUERY = """
 SELECT f.url, f.site, COUNT(i.id),
-    COALESCE(SUM(i.state = 'stored'), 0), COALESCE(SUM(i.state = 'duplicate'), 0),
-    COALESCE(SUM(i.state = 'failed'), 0), COALESCE(SUM(i.state IN ('new', 'retry')), 0),
+    COALESCE(SUM(CASE WHEN i.state = 'stored' THEN 1 ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN i.state = 'duplicate' THEN 1 ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN i.state = 'failed' THEN 1 ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN i.state IN ('new', 'retry') THEN 1 ELSE 0 END), 0),
     f.polls, CASE WHEN f.polls > 0 THEN f.poll_seconds / f.polls ELSE 0 END,
     f.error_count, f.last_error
 FROM feeds f LEFT JOIN items i ON i.feed_id = f.id
@@ -61,8 +64,10 @@ GROUP BY f.id ORDER BY f.site, f.url
 
 _SITE_QUERY = """
 SELECT d.site, COUNT(d.id), COUNT(a.id),
-    COALESCE(SUM(a.duplicate_of IS NOT NULL), 0), COALESCE(SUM(a.near_duplicate_of IS NOT NULL), 0),
-    COALESCE(SUM(a.kind = 'listing'), 0), COALESCE(AVG(d.fetch_seconds), 0),
+    COALESCE(SUM(CASE WHEN a.duplicate_of IS NOT NULL THEN 1 ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN a.near_duplicate_of IS NOT NULL THEN 1 ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN a.kind = 'listing' THEN 1 ELSE 0 END), 0),
+    COALESCE(AVG(d.fetch_seconds), 0),
     COALESCE(AVG(a.extract_seconds), 0),
     (SELECT COUNT(*) FROM errors e JOIN feeds f ON e.feed_id = f.id WHERE f.site = d.site)
 FROM documents d LEFT JOIN articles a ON a.document_id = d.id
@@ -70,15 +75,15 @@ GROUP BY d.site ORDER BY d.site
 """
 
 
-def feed_stats(connection: sqlite3.Connection) -> list[FeedStats]:
+def feed_stats(connection: Connection) -> list[FeedStats]:
     return [FeedStats(*row) for row in connection.execute(_FEED_QUERY)]
 
 
-def site_stats(connection: sqlite3.Connection) -> list[SiteStats]:
+def site_stats(connection: Connection) -> list[SiteStats]:
     return [SiteStats(*row) for row in connection.execute(_SITE_QUERY)]
 
 
-def method_stats(connection: sqlite3.Connection) -> list[MethodStats]:
+def method_stats(connection: Connection) -> list[MethodStats]:
     rows = connection.execute(
         "SELECT site, method, COUNT(*) FROM articles GROUP BY site, method ORDER BY site, method"
     )

@@ -7,17 +7,17 @@ read or write; there is no global connection. All tables share one connection, s
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from feedsift.storage.articles import ArticleTable
+from feedsift.storage.connection import Connection
 from feedsift.storage.database import Database
 from feedsift.storage.documents import DocumentTable
 from feedsift.storage.errors_log import ErrorLog
 from feedsift.storage.feeds import FeedTable
 from feedsift.storage.items import ItemTable
+from feedsift.storage.location import DatabaseTarget
 from feedsift.storage.search import ArticleSearch, SqliteArticleSearch
 from feedsift.storage.site_models import SiteModelTable
 from feedsift.storage.templates_table import TemplateTable
@@ -28,10 +28,10 @@ __all__ = ["Store"]
 
 class Store:
     """feeds, items, documents, articles, errors, site models, templates and learned URL
-    parameters of one database file, and the full-text search of its articles
-    (``fulltext``)."""
+    parameters of one database (a SQLite file or a PostgreSQL URL), and the full-text search
+    of its articles (``fulltext``)."""
 
-    def __init__(self, path: Path | str, *, create: bool = True) -> None:
+    def __init__(self, path: DatabaseTarget, *, create: bool = True) -> None:
         self.database = Database(path, create=create)
         connection = self.database.connection
         self.feeds = FeedTable(connection)
@@ -45,15 +45,21 @@ class Store:
         self.fulltext: ArticleSearch = SqliteArticleSearch(connection)
 
     @property
-    def path(self) -> Path:
+    def path(self) -> DatabaseTarget:
+        """The SQLite file or the PostgreSQL URL."""
         return self.database.path
 
     @property
-    def connection(self) -> sqlite3.Connection:
+    def name(self) -> str:
+        """The database for messages (a URL without its password)."""
+        return self.database.name
+
+    @property
+    def connection(self) -> Connection:
         return self.database.connection
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         """One write transaction over every table."""
         with self.database.transaction() as connection:
             yield connection

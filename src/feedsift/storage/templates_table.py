@@ -13,11 +13,11 @@ field on the site, and its scores.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
 from feedsift.storage.columns import moment_from_db, moment_to_db
+from feedsift.storage.connection import Connection, RowLike
 
 __all__ = ["FeedTemplateVersion", "NewTemplate", "StoredTemplate", "TemplateTable"]
 
@@ -66,23 +66,20 @@ class FeedTemplateVersion:
 class TemplateTable:
     """Reads and writes of the ``templates`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def add(self, new: NewTemplate) -> StoredTemplate:
         """Store ``new`` as the feed's next version (its highest so far plus one)."""
-        cursor = self._db.execute(
+        row = self._db.execute(
             "INSERT INTO templates (feed_id, site, version, valid_from, learned_at, items,"
-            " key_path, state, checks) SELECT :feed, :site, COALESCE(MAX(version), 0) + 1,"
-            " :valid_from, :learned_at, :items, :key_path, :state, :checks FROM templates"
-            " WHERE feed_id = :feed",
+            " key_path, state, checks) VALUES (:feed, :site, (SELECT COALESCE(MAX(version), 0)"
+            " + 1 FROM templates WHERE feed_id = :feed), :valid_from, :learned_at, :items,"
+            " :key_path, :state, :checks) RETURNING *",
             {"feed": new.feed_id, "site": new.site, "valid_from": moment_to_db(new.valid_from),
              "learned_at": moment_to_db(new.learned_at), "items": new.items,
              "key_path": new.key_path, "state": new.state, "checks": new.checks},
-        )  # fmt: skip
-        row = self._db.execute(
-            "SELECT * FROM templates WHERE id = ?", (cursor.lastrowid,)
-        ).fetchone()
+        ).fetchone()  # fmt: skip
         return _record(row)
 
     def set_checks(self, template_id: int, checks: bytes) -> None:
@@ -131,7 +128,7 @@ class TemplateTable:
         return [(str(site), int(count)) for site, count in rows]
 
 
-def _record(row: sqlite3.Row) -> StoredTemplate:
+def _record(row: RowLike) -> StoredTemplate:
     return StoredTemplate(
         id=int(row["id"]),
         feed_id=int(row["feed_id"]),

@@ -6,10 +6,10 @@ envelope bytes; the crawl saves it with the items of the poll it learned from.
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from feedsift.storage.columns import moment_to_db
+from feedsift.storage.connection import Connection
 
 __all__ = ["UrlParamTable"]
 
@@ -17,13 +17,14 @@ __all__ = ["UrlParamTable"]
 class UrlParamTable:
     """Reads and writes of the ``url_params`` table on one connection."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         self._db = connection
 
     def save(self, site: str, state: bytes, saved_at: datetime) -> None:
         """Store ``site``'s learner state, replacing the previous one."""
         self._db.execute(
-            "INSERT OR REPLACE INTO url_params (site, state, saved_at) VALUES (?, ?, ?)",
+            "INSERT INTO url_params (site, state, saved_at) VALUES (?, ?, ?) ON CONFLICT (site)"
+            " DO UPDATE SET state = excluded.state, saved_at = excluded.saved_at",
             (site, state, moment_to_db(saved_at)),
         )
 
