@@ -23,6 +23,7 @@ from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, install_stop_signals, run_session
 from feedsift.crawl.templating import TemplateOptions
 from feedsift.sitelevel.models import SiteOptions
+from feedsift.storage.location import describe_target
 
 __all__ = ["METHODS", "CrawlProgress", "register"]
 
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     with CrawlProgress() as progress:
         counts = asyncio.run(_session(settings, once, getattr(args, "all", False), progress))
     print(f"{'crawl' if once else 'watch'}: {counts.summary()}")
-    print(f"database: {settings.db}")
+    print(f"database: {describe_target(settings.db)}")
     return EXIT_OK
 
 

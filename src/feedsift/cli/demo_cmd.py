@@ -20,12 +20,14 @@ from feedsift.acquisition.fetcher import FetchPolicy
 from feedsift.acquisition.schedule import Schedule
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers
 from feedsift.cli.crawl_cmd import CrawlProgress
+from feedsift.cli.store_args import db_type
 from feedsift.crawl.crawler import CrawlOptions, utc_now
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.dedup.site import site_of
 from feedsift.outputs.formats import DocumentStream
 from feedsift.storage import Store, StoredArticle
+from feedsift.storage.location import DatabaseTarget, describe_target
 from feedsift.testweb import TestWeb
 
 __all__ = ["DEMO_POLICY", "closing_lines", "closing_summary", "register", "run"]
@@ -53,6 +55,7 @@ EXAMPLES = """\
 examples:
   feedsift demo                          three rounds, a summary of the articles at the end
   feedsift demo --rounds 5 --db demo.db  more rounds, keep the database where you say
+  feedsift demo --db postgresql://localhost/feedsift   into an empty PostgreSQL database
   feedsift demo --format jsonl > out.jsonl
   feedsift examples                      extraction only, on bundled example pages
 """
@@ -68,8 +71,10 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--rounds", type=int, default=DEFAULT_ROUNDS, help="polling rounds (default: %(default)s)"
     )
     parser.add_argument(
-        "--db", type=Path, default=None, help="database to create (default: a new temporary folder)"
-    )
+        "--db", type=db_type, default=None, metavar="DB",
+        help="database to create: a new SQLite file, or an empty PostgreSQL database's "
+        "postgresql:// URL (default: a SQLite file in a new temporary folder)",
+    )  # fmt: skip
     parser.add_argument(
         "-f",
         "--format",
@@ -84,8 +89,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or Path(tempfile.mkdtemp(prefix="feedsift-demo-")) / "feedsift.db"
-    if db.exists():
-        print(f"feedsift: {db} exists; the demo wants a new database", file=sys.stderr)
+    if _in_use(db):
+        print(f"feedsift: {describe_target(db)} holds feeds already; the demo wants a new "
+              "database", file=sys.stderr)  # fmt: skip
         return EXIT_FAILED
     started = time.perf_counter()
     rounds: list[CrawlCounts] = []
@@ -121,11 +127,21 @@ def closing_summary(rounds: list[CrawlCounts]) -> str:
     )
 
 
-def closing_lines(db: Path) -> list[str]:
+def closing_lines(db: DatabaseTarget) -> list[str]:
     """Where the database is, then one command to try per line."""
-    return [f"database: {db}", "try:"] + [
-        f"  feedsift {command} --db {db}{rest}" for command, rest in SUGGESTED_COMMANDS
+    name = describe_target(db)
+    shown = f"'{name}'" if isinstance(db, str) else name  # a URL's ? and & stay in quotes
+    return [f"database: {name}", "try:"] + [
+        f"  feedsift {command} --db {shown}{rest}" for command, rest in SUGGESTED_COMMANDS
     ]
+
+
+def _in_use(db: DatabaseTarget) -> bool:
+    """Whether ``db`` exists already: a file, or a PostgreSQL database with feeds."""
+    if isinstance(db, Path):
+        return db.exists()
+    with Store(db) as store:
+        return bool(store.feeds.all())
 
 
 def _post_count(web: TestWeb) -> int:
@@ -136,13 +152,13 @@ def _note(text: str) -> None:
     print(f"demo: {text}", file=sys.stderr, flush=True)
 
 
-def _subscribe(db: Path, feeds: list[str]) -> None:
+def _subscribe(db: DatabaseTarget, feeds: list[str]) -> None:
     with Store(db) as store, store.transaction():
         for url in feeds:
             store.feeds.add(url, site_of(url), now=utc_now(), interval=Schedule().default)
 
 
-async def _round(db: Path) -> CrawlCounts:
+async def _round(db: DatabaseTarget) -> CrawlCounts:
     settings = SessionSettings(
         db=db, policy=DEMO_POLICY, crawl=CrawlOptions(schedule=Schedule(fixed=0.0))
     )
@@ -150,7 +166,7 @@ async def _round(db: Path) -> CrawlCounts:
         return await run_session(settings, "once", all_feeds=True, listener=progress)
 
 
-def _export(db: Path, fmt: str) -> None:
+def _export(db: DatabaseTarget, fmt: str) -> None:
     with Store(db, create=False) as store:
         articles = list(store.articles.stream())
     if fmt != "summary":

@@ -14,6 +14,7 @@ from feedsift.cli.store_args import add_db_argument
 from feedsift.errors import InputError
 from feedsift.outputs.formats import OUTPUT_FORMATS, DocumentStream, OutputFormat
 from feedsift.storage import Store, StoredArticle
+from feedsift.storage.location import describe_target
 
 __all__ = ["parse_since", "register"]
 
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     with Store(args.db, create=False) as store:
         articles = store.articles.stream(since=args.since, site=site, duplicates=args.duplicates)
         count = _write(articles, args.format, args.output)
-    print(f"exported {count} articles from {args.db}", file=sys.stderr)
+    print(f"exported {count} articles from {describe_target(args.db)}", file=sys.stderr)
     return EXIT_OK
 
 

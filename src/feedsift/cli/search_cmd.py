@@ -37,6 +37,12 @@ between words or groups in parentheses; word* for words that start so; title:wor
 text:word for one field; NEAR(word word, 10) for words at most 10 words apart. Words with
 punctuation go in double quotes ("c++"). Several QUERY arguments are joined by spaces.
 
+On PostgreSQL (--db postgresql://...) each article is stemmed in its own language (English,
+German, French, ... and unstemmed when PostgreSQL has no stemmer for it or the page gave no
+language), accents count, and QUERY is PostgreSQL's web search syntax: words, "an exact
+phrase", OR, -word (NOT word means the same); title:, word* and NEAR are refused there.
+Hits are ranked by cover density, a match in the title weighing five times one in the text.
+
 Like feedsift export, --since filters by arrival time (when the article was stored) and
 duplicates found on arrival are left out unless --duplicates is given. The count of all
 matches goes to stderr."""
@@ -48,6 +54,7 @@ examples:
   feedsift search 'title:election OR title:vote' --site news.example.org --since 7d
   feedsift search 'climat*' -f jsonl > hits.jsonl    one JSON object per hit
   feedsift search 'rust NOT game' --db crawl.db
+  feedsift search '"lighthouse keeper" OR lamp' --db postgresql://localhost/feedsift
 """
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from feedsift.cli import EXIT_OK, Subparsers
-from feedsift.cli.store_args import add_rules_argument, default_db, rule_files
+from feedsift.cli.store_args import add_db_argument, add_rules_argument, rule_files
 from feedsift.crawl.keys import SiteKeys
 from feedsift.dedup.params import QueryParamLearner
 from feedsift.dedup.rules import DEFAULT_USER_RULES, QueryRule, load_rules
@@ -15,6 +15,7 @@ from feedsift.dedup.site import site_of
 from feedsift.dedup.urlkeys import CID_PARAMETER, UrlKey, explain_url_key
 from feedsift.errors import InputError, ModelError
 from feedsift.storage import Store
+from feedsift.storage.location import DatabaseTarget, describe_target
 
 __all__ = ["register"]
 
@@ -48,13 +49,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("url", help="a response URL (where redirects ended)")
     parser.add_argument("--title", default=None, help="the item's title as the feed gives it")
     add_rules_argument(parser)
-    parser.add_argument(
-        "--db",
-        type=Path,
-        default=default_db(),
-        metavar="PATH",
-        help="database to look the URL up in (default: %(default)s)",
-    )
+    add_db_argument(parser, "the database to look the URL up in")
     parser.set_defaults(func=run)
 
 
@@ -77,14 +72,19 @@ def run(args: argparse.Namespace) -> int:
     if learned is not None:
         print(f"learned drop:        {_learned_step(steps, learned)}")
     print(f"URL key:             {steps.key}")
-    if args.db.exists():
+    if _exists(args.db):
         _stored(args.db, steps, args.title, rules)
     return EXIT_OK
 
 
-def _learned(db: Path, url: str) -> QueryParamLearner | None:
+def _exists(db: DatabaseTarget) -> bool:
+    """Whether there is a database to look in (a PostgreSQL URL is tried: it says why not)."""
+    return not isinstance(db, Path) or db.exists()
+
+
+def _learned(db: DatabaseTarget, url: str) -> QueryParamLearner | None:
     """The URL's site's learned query parameters in ``db``, if the crawl learned any."""
-    if not db.exists():
+    if not _exists(db):
         return None
     try:
         with Store(db, create=False) as store:
@@ -109,7 +109,9 @@ def _learned_step(steps: UrlKey, learned: QueryParamLearner) -> str:
     return f"nothing here (the site drops {names}, so _cid_ stays in its keys)"
 
 
-def _stored(db: Path, steps: UrlKey, title: str | None, rules: Sequence[QueryRule]) -> None:
+def _stored(
+    db: DatabaseTarget, steps: UrlKey, title: str | None, rules: Sequence[QueryRule]
+) -> None:
     """The stored documents with this key, or fetched from or redirected to the URL, or
     stored under the key they had before the site's learned drops (as the crawl finds them)."""
     url = steps.response_url
@@ -123,5 +125,5 @@ def _stored(db: Path, steps: UrlKey, title: str | None, rules: Sequence[QueryRul
             (steps.key, url, url, earlier),
         ).fetchall()
     for row in rows:
-        print(f"\nstored document {row[0]} in {db}: key {row[1]}")
+        print(f"\nstored document {row[0]} in {describe_target(db)}: key {row[1]}")
         print(f"  fetched {row[2]} -> {row[3]}; {row[5]} feed items; title: {row[4]}")

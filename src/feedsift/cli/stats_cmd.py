@@ -17,6 +17,7 @@ from feedsift.storage import (
     method_stats,
     site_stats,
 )
+from feedsift.storage.location import describe_target
 
 __all__ = ["register"]
 
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         methods = method_stats(store.connection)
         learned = dict(store.site_models.sites())
         templates = store.templates.feed_versions()
-    print(f"database: {args.db}\n")
+    print(f"database: {describe_target(args.db)}\n")
     print("\n".join(feed_lines(feeds)) + "\n")
     print("\n".join(site_lines(sites)) + "\n")
     print("\n".join(method_lines(methods, learned)) + "\n")

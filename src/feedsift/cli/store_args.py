@@ -9,12 +9,14 @@ from pathlib import Path
 from feedsift.acquisition.fetcher import FetchPolicy
 from feedsift.dedup.rules import DEFAULT_USER_RULES
 from feedsift.storage import DEFAULT_DB
+from feedsift.storage.location import DatabaseTarget, describe_target, parse_target
 
 __all__ = [
     "DB_ENV",
     "add_db_argument",
     "add_fetch_arguments",
     "add_rules_argument",
+    "db_type",
     "default_db",
     "fetch_policy",
     "rule_files",
@@ -25,14 +27,24 @@ DB_ENV = "FEEDSIFT_DB"
 _POLICY = FetchPolicy()
 
 
-def default_db() -> Path:
-    return Path(os.environ.get(DB_ENV) or DEFAULT_DB)
+def db_type(text: str) -> DatabaseTarget:
+    """``--db``'s type: a ``postgresql://`` URL, or the path of a SQLite file."""
+    return parse_target(text)
 
 
-def add_db_argument(parser: argparse.ArgumentParser) -> None:
+def default_db() -> DatabaseTarget:
+    """``$FEEDSIFT_DB`` (a path or a URL), else ``feedsift.db`` in the current folder."""
+    return parse_target(os.environ.get(DB_ENV) or str(DEFAULT_DB))
+
+
+def add_db_argument(
+    parser: argparse.ArgumentParser, help_text: str = "the feedsift database"
+) -> None:
     parser.add_argument(
-        "--db", type=Path, default=default_db(), metavar="PATH",
-        help=f"the feedsift database (default: ${DB_ENV} or %(default)s)",
+        "--db", type=db_type, default=default_db(), metavar="DB",
+        help=f"{help_text}: a SQLite file, or a PostgreSQL URL such as "
+        f"postgresql://user@host/feedsift (default: ${DB_ENV} or "
+        f"{describe_target(default_db())})",
     )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from feedsift.cli.store_args import add_db_argument
 from feedsift.dedup.site import site_of
 from feedsift.errors import ModelError
 from feedsift.storage import Store, StoredTemplate
+from feedsift.storage.location import describe_target
 
 if TYPE_CHECKING:
     from feedsift.templates.learner import PathCluster
@@ -74,8 +75,8 @@ def _show(args: argparse.Namespace) -> int:
         versions = store.templates.of_site(site)
         feed_urls = {feed.id: feed.url for feed in store.feeds.all()}
     if not versions:
-        report(site, f"no templates stored in {args.db} (`feedsift templates list` names "
-               "the sites that have some)")  # fmt: skip
+        report(site, f"no templates stored in {describe_target(args.db)} (`feedsift templates"
+               " list` names the sites that have some)")  # fmt: skip
         return EXIT_FAILED
     print("\n".join(show_lines(site, versions, feed_urls)))
     return EXIT_OK
@@ -86,7 +87,7 @@ def _list(args: argparse.Namespace) -> int:
         rows = [(site, len({t.feed_id for t in store.templates.of_site(site)}), count)
                 for site, count in store.templates.sites()]  # fmt: skip
     if not rows:
-        report(None, f"no templates stored in {args.db} yet")
+        report(None, f"no templates stored in {describe_target(args.db)} yet")
         return EXIT_OK
     width = max(len("site"), *(len(site) for site, _, _ in rows))
     print(f"{'site':{width}} {'feeds':>5} {'versions':>8}")

@@ -28,6 +28,7 @@ from feedsift.dedup.rules import load_rules
 from feedsift.extractors.base import PageExtractor
 from feedsift.sitelevel.models import SiteOptions
 from feedsift.storage import Store
+from feedsift.storage.location import DatabaseTarget
 
 __all__ = ["MAX_SLEEP", "SessionSettings", "install_stop_signals", "run_session"]
 
@@ -41,7 +42,7 @@ MAX_SLEEP = 60.0
 class SessionSettings:
     """Everything a crawl session needs besides the stop event."""
 
-    db: Path
+    db: DatabaseTarget  #: a SQLite file or a PostgreSQL URL
     policy: FetchPolicy = field(default_factory=FetchPolicy)
     crawl: CrawlOptions = field(default_factory=CrawlOptions)
     rule_files: tuple[Path, ...] = ()
