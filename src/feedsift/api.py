@@ -157,14 +157,16 @@ def search(
 ) -> list[SearchHit]:
     """The stored articles that match ``query``, best first, as ``feedsift search`` finds them.
 
-    ``db`` is an open :class:`~feedsift.storage.Store` or the path of a database (opened,
-    and migrated if it is older, for this call). ``query`` is in FTS5's syntax: words (all
-    must occur; "elections" also finds "election"), ``"a phrase"``, ``OR``, ``NOT``,
-    ``prefix*``, ``title:word``. ``site`` and ``since`` (arrival time) filter; duplicates
+    ``db`` is an open :class:`~feedsift.storage.Store`, the path of a SQLite database or a
+    ``postgresql://`` URL (opened, and migrated if it is older, for this call). ``query`` is
+    in FTS5's syntax on SQLite: words (all must occur; "elections" also finds "election"),
+    ``"a phrase"``, ``OR``, ``NOT``, ``prefix*``, ``title:word``; on PostgreSQL in web
+    search syntax (words, ``"a phrase"``, ``OR``, ``-word`` or ``NOT word``), each article
+    stemmed in its language. ``site`` and ``since`` (arrival time) filter; duplicates
     found on arrival are left out unless ``duplicates``. Each
     :class:`~feedsift.storage.SearchHit` has the article's id, site, url, title, kind,
     dates, a ``score`` (higher is better) and a ``snippet`` with the matches in ``**``.
-    Raises :class:`~feedsift.errors.InputError` for a query FTS5 cannot read and
+    Raises :class:`~feedsift.errors.InputError` for a query the database cannot read and
     :class:`~feedsift.errors.StorageError` when there is no such database.
     """
     wanted = SearchQuery(query, site=site, since=since, limit=limit, duplicates=duplicates)

@@ -1,5 +1,5 @@
-"""Storage: one SQLite file (WAL): feeds, items, documents, articles, errors, site models,
-and full-text search over the articles."""
+"""Storage: one SQLite file (WAL) or one PostgreSQL database: feeds, items, documents,
+articles, errors, site models, and full-text search over the articles."""
 
 from feedsift.storage.articles import ArticleTable, NewArticle, StoredArticle
 from feedsift.storage.database import DEFAULT_DB, Database
@@ -7,7 +7,9 @@ from feedsift.storage.documents import DocumentRecord, DocumentTable, NewDocumen
 from feedsift.storage.errors_log import ErrorLog, ErrorRecord, Stage
 from feedsift.storage.feeds import FeedRecord, FeedTable, FeedUpdate
 from feedsift.storage.items import ItemRecord, ItemState, ItemTable, NewItem
+from feedsift.storage.location import DatabaseTarget
 from feedsift.storage.migrations import SCHEMA_VERSION
+from feedsift.storage.pg_search import PostgresArticleSearch
 from feedsift.storage.search import ArticleSearch, SearchHit, SearchQuery, SqliteArticleSearch
 from feedsift.storage.site_models import SavedSiteModel, SiteModelTable
 from feedsift.storage.stats import (
@@ -33,6 +35,7 @@ __all__ = [
     "ArticleSearch",
     "ArticleTable",
     "Database",
+    "DatabaseTarget",
     "DocumentRecord",
     "DocumentTable",
     "ErrorLog",
@@ -50,6 +53,7 @@ __all__ = [
     "NewDocument",
     "NewItem",
     "NewTemplate",
+    "PostgresArticleSearch",
     "SavedSiteModel",
     "SearchHit",
     "SearchQuery",

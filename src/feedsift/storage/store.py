@@ -18,6 +18,7 @@ from feedsift.storage.errors_log import ErrorLog
 from feedsift.storage.feeds import FeedTable
 from feedsift.storage.items import ItemTable
 from feedsift.storage.location import DatabaseTarget
+from feedsift.storage.pg_search import PostgresArticleSearch
 from feedsift.storage.search import ArticleSearch, SqliteArticleSearch
 from feedsift.storage.site_models import SiteModelTable
 from feedsift.storage.templates_table import TemplateTable
@@ -42,7 +43,11 @@ class Store:
         self.site_models = SiteModelTable(connection)
         self.templates = TemplateTable(connection)
         self.url_params = UrlParamTable(connection)
-        self.fulltext: ArticleSearch = SqliteArticleSearch(connection)
+        self.fulltext: ArticleSearch = (
+            PostgresArticleSearch(connection)
+            if self.database.is_postgres
+            else SqliteArticleSearch(connection)
+        )
 
     @property
     def path(self) -> DatabaseTarget:
