@@ -19,9 +19,12 @@ Each step commits before the next starts, so a killed crawl resumes where it sto
 still ``new`` are fetched at once (not when their feed is due again), documents without an
 article are extracted, pages the saved learner state has not seen are learned again, and the
 unique keys of items, documents and articles make a repeated step a no-op instead of a
-duplicate. Failures are recorded against their feed or page, and the crawl goes on: an
-unexpected exception too (a bug, or a library failing on hostile input), recorded as an
-``internal error`` with its type, so one bad input never ends a round.
+duplicate. Several crawls can share one database (PostgreSQL): each feed is claimed for its
+round, each item before its page is fetched, each new document until its article is stored
+(:mod:`feedsift.storage.claims`), so no page is fetched twice; :meth:`Crawler.recover` takes
+over what a killed process had claimed. Failures are recorded against their feed or page,
+and the crawl goes on: an unexpected exception too (a bug, or a library failing on hostile
+input), recorded as an ``internal error`` with its type, so one bad input never ends a round.
 """
 
 from __future__ import annotations
@@ -144,47 +147,75 @@ class Crawler:
     async def resume(self) -> None:
         """Finish what a previous, interrupted crawl left: learn again the pages the saved
         site-level state lacks, extract the documents it stored but did not extract, and
-        fetch the items it found but did not fetch (without waiting for their feed)."""
-        work: tuple[tuple[JobRole, list[int]], ...] = (
-            ("learn", self.learning.replay_ids()),
-            ("article", self.store.documents.without_article()),
-        )
-        for role, ids in work:
-            for document_id in ids:
-                record = self.store.documents.get(document_id)
-                if record is not None:
-                    item = self.store.items.of_document(document_id)
-                    feed_item = _as_feed_item(item) if item is not None else None
-                    feed = item.feed_id if item is not None else None
-                    self._start_extraction(document_id, record.document, role, feed_item, feed)
-        left: dict[int, list[ItemRecord]] = {}
-        for item in self.store.items.pending():
-            if item.state == "new":
-                left.setdefault(item.feed_id, []).append(item)
-        self._resumed = {item.id for items in left.values() for item in items}
-        await asyncio.gather(*(self._fetch_items(feed, items) for feed, items in left.items()))
+        fetch the items it found but did not fetch (without waiting for their feed); work
+        another live process has claimed is left to it."""
+        self._extract_stored("learn", self.learning.replay_ids())
+        self._extract_stored("article", self.store.documents.claim_unextracted(self._clock()))
+        left = [item for item in self.store.items.pending() if item.state == "new"]
+        self._resumed = {item.id for item in left}
+        await self._fetch_by_feed(left)
         self._fresh.clear()  # their feeds' next polls learn templates from their own items
         await self.drain()
 
-    async def run_round(self, feeds: Sequence[FeedRecord]) -> None:
-        """Poll ``feeds`` (several at once), fetch their new pages, extract them; a feed
-        whose handling fails unexpectedly is recorded as failed and the others go on."""
-        gate = asyncio.Semaphore(self.options.feeds_at_once)
+    async def recover(self) -> None:
+        """Take over the work other processes claimed and left (killed, or out of their
+        lease): extract the documents they stored, fetch the items they had taken."""
+        now = self._clock()
+        self._extract_stored("article", self.store.documents.claim_unextracted(now, orphaned=True))
+        orphans = self.store.items.orphaned(now)
+        self.counts.taken_over += len(orphans)
+        await self._fetch_by_feed(orphans)
+        await self.drain()
 
-        async def one(feed: FeedRecord) -> None:
-            async with gate:
-                if self.stop.is_set():
+    def _extract_stored(self, role: JobRole, ids: Sequence[int]) -> None:
+        """Extract (or only learn, by ``role``) stored documents, each with its feed item."""
+        for document_id in ids:
+            record = self.store.documents.get(document_id)
+            if record is not None:
+                item = self.store.items.of_document(document_id)
+                feed_item = _as_feed_item(item) if item is not None else None
+                feed = item.feed_id if item is not None else None
+                self._start_extraction(document_id, record.document, role, feed_item, feed)
+
+    async def _fetch_by_feed(self, items: Sequence[ItemRecord]) -> None:
+        by_feed: dict[int, list[ItemRecord]] = {}
+        for item in items:
+            by_feed.setdefault(item.feed_id, []).append(item)
+        await asyncio.gather(*(self._fetch_items(feed, group) for feed, group in by_feed.items()))
+
+    async def run_round(self, *, all_feeds: bool = False) -> int:
+        """Poll the due feeds (every feed, with ``all_feeds``) once, several at once, each
+        claimed before its poll so that another process polls the others; fetch their new
+        pages, extract them. A feed whose handling fails unexpectedly is recorded as failed
+        and the others go on. Return how many feeds this process polled."""
+        started, polled = self._clock(), 0
+
+        async def poller() -> None:
+            nonlocal polled
+            while not self.stop.is_set():
+                feed = self.store.feeds.claim_next(
+                    self._clock(), polled_before=started, due=not all_feeds
+                )
+                if feed is None:
                     return
-                started = time.perf_counter()
-                try:
-                    await self._feed_round(feed)
-                except Exception as exc:  # a bug or a library's failure: policy is ours
-                    logger.info("%s: unexpected failure", feed.url, exc_info=exc)
-                    self._feed_failed(feed, exc, self._clock(), time.perf_counter() - started)
+                polled += 1
+                await self._claimed_feed_round(feed)
 
-        await asyncio.gather(*(one(feed) for feed in feeds))
+        await asyncio.gather(*(poller() for _ in range(self.options.feeds_at_once)))
         self._resumed.clear()
         await self.drain()
+        return polled
+
+    async def _claimed_feed_round(self, feed: FeedRecord) -> None:
+        started = time.perf_counter()
+        try:
+            await self._feed_round(feed)
+        except Exception as exc:  # a bug or a library's failure: policy is ours
+            logger.info("%s: unexpected failure", feed.url, exc_info=exc)
+            self._feed_failed(feed, exc, self._clock(), time.perf_counter() - started)
+        finally:
+            with self.store.transaction():
+                self.store.feeds.release(feed.id)
 
     async def _feed_round(self, feed: FeedRecord) -> None:
         parsed = await self.poll_feed(feed)
@@ -329,7 +360,7 @@ class Crawler:
 
     async def _fetch_item(self, item: ItemRecord) -> None:
         async with self._pages:
-            if self.stop.is_set():
+            if self.stop.is_set() or not self._claim(item):
                 return
             try:
                 await self._fetch_item_page(item)
@@ -351,6 +382,13 @@ class Crawler:
             self._item_failed(item, exc, final=final)
             return
         self._page_fetched(item, result)
+
+    def _claim(self, item: ItemRecord) -> bool:
+        """Claim the item to fetch its page; False: done already, or another process has it."""
+        with self.store.transaction():
+            claimed = self.store.items.claim(item.id, self._clock())
+        self.counts.left_to_others += not claimed
+        return claimed
 
     def _known_duplicate(self, item: ItemRecord, url: str) -> bool:
         """Settle ``item`` without a fetch when an earlier fetch of its URL gives a stored key."""
@@ -375,6 +413,8 @@ class Crawler:
                 document_id, new = self.store.documents.add(document)
             else:  # stored under its key of before the site's parameters were learned
                 document_id, new = earlier, False
+            if new:  # ours until its article is stored
+                self.store.documents.claim(document_id, self._clock())
             self.store.items.settle(item.id, "stored" if new else "duplicate", document_id)
         self._count_page(result, new, time.perf_counter() - started)
         if new:
@@ -401,6 +441,8 @@ class Crawler:
         document = self._document(result, None)
         with self.store.transaction():
             document_id, new = self.store.documents.add(document)
+            if new:
+                self.store.documents.claim(document_id, self._clock())
         if new:
             self.counts.pages_stored += 1
             self._store_article(replace(outcome, job=replace(outcome.job, document_id=document_id)))
@@ -464,6 +506,7 @@ class Crawler:
             with self.store.transaction():
                 reason = f"extraction failed: {outcome.error}"
                 self._record_error("extract", None, job.url, reason, self._clock())
+                self.store.documents.hold(job.document_id)  # not again while we live
             self.counts.extract_errors += 1
             return
         self._store_article(outcome)
@@ -481,6 +524,7 @@ class Crawler:
         )  # fmt: skip
         with self.store.transaction():
             article_id = self.store.articles.add(new)
+            self.store.documents.release(job.document_id)
         if article_id is not None and outcome.comparable and not (duplicate_of or near_of):
             self._index(job.site).add(article_id, outcome.simhash)
         self._count_article(job, duplicate_of, near_of)

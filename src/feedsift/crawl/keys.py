@@ -3,7 +3,10 @@
 Each polled feed's items are learned by the :class:`~feedsift.dedup.params.QueryParamLearner`
 of their site (the host of their links, not of the feed), and its state is saved in the
 store in the same transaction as the poll's items. Keys of a site's pages are then made with
-what it learned (:meth:`SiteKeys.learned_for`).
+what it learned (:meth:`SiteKeys.learned_for`). The stored state is the truth: another
+process on the same database may have learned since, so it is read again (a row by its key)
+before a key is made, and learning starts from it under a row lock (PostgreSQL), so two
+processes polling feeds of one site add to one state and make the same keys.
 
 A learned drop changes the key of a story already stored under its key of before (its
 parameters all kept). :meth:`SiteKeys.earlier_document` finds that document again, so the
@@ -32,7 +35,8 @@ class SiteKeys:
 
     def __init__(self, store: Store, rules: Sequence[QueryRule]) -> None:
         self.store, self.rules = store, rules
-        self._learners: dict[str, QueryParamLearner] = {}
+        #: per site, the learner and the stored state it was read from or saved as
+        self._learners: dict[str, tuple[QueryParamLearner, bytes]] = {}
 
     def learn(self, samples: Iterable[ItemSample], now: datetime) -> None:
         """Learn one poll's items, per site, and save the states (in the caller's
@@ -43,9 +47,10 @@ class SiteKeys:
             if site is not None:
                 per_site.setdefault(site, []).append(sample)
         for site, items in per_site.items():
-            learner = self._learner(site) or QueryParamLearner()
-            self._learners[site] = learner.partial_fit(items)
-            self.store.url_params.save(site, learner.to_bytes(), now)
+            learner = (self._learner(site, lock=True) or QueryParamLearner()).partial_fit(items)
+            state = learner.to_bytes()
+            self.store.url_params.save(site, state, now)
+            self._learners[site] = (learner, state)
 
     def learned_for(self, url: str) -> QueryParamLearner | None:
         """The learner of ``url``'s site, ``None`` when nothing was learned there."""
@@ -81,17 +86,20 @@ class SiteKeys:
                 return document_id
         return None
 
-    def _learner(self, site: str) -> QueryParamLearner | None:
-        learner = self._learners.get(site)
-        if learner is None:
-            saved = self.store.url_params.get(site)
-            if saved is None:
-                return None
-            try:
-                learner = QueryParamLearner.from_bytes(saved)
-            except ModelError:  # another version's state: learn the site again
-                return None
-            self._learners[site] = learner
+    def _learner(self, site: str, *, lock: bool = False) -> QueryParamLearner | None:
+        """The site's learner as stored now (``lock``: its row locked until the caller's
+        transaction ends); read again only when the stored state changed."""
+        saved = self.store.url_params.get(site, lock=lock)
+        if saved is None:
+            return None
+        cached = self._learners.get(site)
+        if cached is not None and cached[1] == saved:
+            return cached[0]
+        try:
+            learner = QueryParamLearner.from_bytes(saved)
+        except ModelError:  # another version's state: learn the site again
+            return None
+        self._learners[site] = (learner, saved)
         return learner
 
 

@@ -47,6 +47,8 @@ class CrawlCounts:
     harvest_pages: int = 0  #: pages fetched while following sites' links
     harvest_posts: int = 0  #: posts found through links (not in a feed) and stored
     harvest_vetoed: int = 0  #: pages with the post layout not stored: listings, site pages
+    left_to_others: int = 0  #: pending pages another process had claimed (shared database)
+    taken_over: int = 0  #: pending pages taken over from a process that was killed
     bytes_fetched: int = 0
     times: StageTimes = field(default_factory=StageTimes)
 
@@ -62,4 +64,6 @@ class CrawlCounts:
                f"drift), {self.harvest_posts} posts found through links in "
                f"{self.harvest_pages} pages ({self.harvest_vetoed} with the post layout "
                "but listings or site pages)" if self.templates_learned else "")
+            + (f"; {self.left_to_others} pages left to other processes, {self.taken_over} "
+               "taken over from stopped ones" if self.left_to_others or self.taken_over else "")
         )

@@ -36,6 +36,9 @@ logger = logging.getLogger(__name__)
 
 #: Longest nap between checks for due feeds: feeds added meanwhile are seen within a minute.
 MAX_SLEEP = 60.0
+#: How often a watcher looks for work other processes claimed and left (a killed watcher's
+#: pages): two queries over the claimed rows only, so cheap; its work waits at most this.
+RECOVERY_INTERVAL = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,40 +73,43 @@ async def run_session(
     )  # fmt: skip
     try:
         with Store(settings.db) as store:
-            async with Fetcher(settings.policy) as fetcher:
-                crawler = Crawler(store, fetcher, extraction, options, listener)
-                if stop is not None:
-                    crawler.stop = stop
-                await crawler.resume()
-                if mode == "once":
-                    await _once(crawler, all_feeds)
-                else:
-                    await _watch(crawler)
-                return crawler.counts
+            try:
+                async with Fetcher(settings.policy) as fetcher:
+                    crawler = Crawler(store, fetcher, extraction, options, listener)
+                    if stop is not None:
+                        crawler.stop = stop
+                    await crawler.resume()
+                    if mode == "once":
+                        await crawler.run_round(all_feeds=all_feeds)
+                    else:
+                        await _watch(crawler)
+                    return crawler.counts
+            finally:
+                with contextlib.suppress(*store.connection.errors):  # a lost connection's
+                    store.release_claims()  # claims end with it
     finally:
         extraction.close()
 
 
-async def _once(crawler: Crawler, all_feeds: bool) -> None:
-    feeds = crawler.store.feeds.all() if all_feeds else crawler.store.feeds.due(utc_now())
-    await crawler.run_round(feeds)
-
-
 async def _watch(crawler: Crawler, clock: Callable[[], datetime] = utc_now) -> None:
+    swept = clock()
     while not crawler.stop.is_set():
-        due = crawler.store.feeds.due(clock())
-        if due:
-            await crawler.run_round(due)
+        if (clock() - swept).total_seconds() >= RECOVERY_INTERVAL:
+            await crawler.recover()
+            swept = clock()
+        if await crawler.run_round():
             logger.info("round done: %s", crawler.counts.summary())
             continue
         await _sleep_until_due(crawler, clock)
 
 
 async def _sleep_until_due(crawler: Crawler, clock: Callable[[], datetime]) -> None:
-    next_due = crawler.store.feeds.next_due()
+    """Sleep until a feed no other process polls is due, a stop, or the next sweep."""
+    next_due = crawler.store.feeds.next_due(clock())
     seconds = MAX_SLEEP if next_due is None else (next_due - clock()).total_seconds()
+    nap = min(MAX_SLEEP, RECOVERY_INTERVAL, max(0.05, seconds))
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(crawler.stop.wait(), timeout=min(MAX_SLEEP, max(0.05, seconds)))
+        await asyncio.wait_for(crawler.stop.wait(), timeout=nap)
 
 
 def install_stop_signals(stop: asyncio.Event) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from feedsift.errors import StorageError
+from feedsift.storage.claims import SQLITE_ALIVE_FUNCTION, pid_alive
 from feedsift.storage.connection import Connection, mixed_rows
 from feedsift.storage.dialect import POSTGRESQL, SQLITE
 from feedsift.storage.location import DatabaseTarget, describe_target, is_postgres
@@ -93,6 +94,7 @@ def _connect_sqlite(path: Path, create: bool) -> Connection:
         path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         connection.row_factory = sqlite3.Row
+        connection.create_function(SQLITE_ALIVE_FUNCTION, 1, pid_alive)
         connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")

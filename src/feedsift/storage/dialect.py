@@ -45,7 +45,7 @@ class Dialect:
     begin: str  #: the statement that starts a write transaction
     skip_locked: str  #: appended to a SELECT that claims rows another process may claim
     for_update: str  #: appended to a SELECT whose rows the transaction will rewrite
-    #: SQL that is true when the worker in column ``{column}`` is alive (``:worker`` is us)
+    #: SQL that is true when the worker named in column ``{column}`` is alive
     alive: str
 
     def sql(self, text: str) -> str:
@@ -85,9 +85,9 @@ SQLITE = Dialect(
     begin="BEGIN IMMEDIATE",
     skip_locked="",
     for_update="",
-    # One process works on a SQLite database at a time: a claim of any other is left over
-    # from a process that ended (a killed crawl), and the next one takes its work at once.
-    alive="{column} = :worker",
+    # A worker is a process of this machine (a SQLite file is local): alive while its pid
+    # exists (feedsift_alive, a Python function the connection registers).
+    alive="feedsift_alive({column})",
 )
 
 POSTGRESQL = Dialect(

@@ -1,4 +1,8 @@
-"""The ``documents`` table: fetched pages, one per URL key, raw bytes kept compressed."""
+"""The ``documents`` table: fetched pages, one per URL key, raw bytes kept compressed.
+
+A document is claimed by the process that stores it until its article is stored
+(:mod:`feedsift.storage.claims`): a document without an article whose claim is free was
+left by a process that ended, and another one extracts it."""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
+from feedsift.storage.claims import free, lease_params
 from feedsift.storage.columns import (
     compress_body,
     decompress_body,
@@ -101,6 +106,43 @@ class DocumentTable:
             "SELECT fetched_at FROM documents WHERE site = ? ORDER BY id DESC LIMIT 1", (site,)
         ).fetchone()
         return None if row is None else moment_from_db(row[0])
+
+    def claim(self, document_id: int, now: datetime) -> None:
+        """Claim a document this process has just stored, until its article is stored."""
+        self._db.execute(
+            "UPDATE documents SET claimed_by = :worker, claimed_until = :until WHERE id = :id",
+            {**lease_params(self._db.worker, now), "id": document_id},
+        )
+
+    def claim_unextracted(self, now: datetime, *, orphaned: bool = False) -> list[int]:
+        """Claim the documents stored without an article whose claim is free, in id order,
+        to extract them: every one (at start), or (``orphaned``) only those another
+        process claimed and left (killed, or out of its lease): the periodic sweep."""
+        which = " AND d.claimed_by IS NOT NULL AND d.claimed_by <> :worker" if orphaned else ""
+        rows = self._db.execute(
+            "UPDATE documents SET claimed_by = :worker, claimed_until = :until WHERE id IN ("
+            f"SELECT d.id FROM documents AS d WHERE {free(self._db.dialect, 'd')}{which} AND"
+            " NOT EXISTS (SELECT 1 FROM articles AS a WHERE a.document_id = d.id)"
+            f"{self._db.dialect.skip_locked}) RETURNING id",
+            lease_params(self._db.worker, now),
+        ).fetchall()
+        return sorted(int(row[0]) for row in rows)
+
+    def release(self, document_id: int) -> None:
+        """End this process's claim: the document's article is stored."""
+        self._db.execute(
+            "UPDATE documents SET claimed_by = NULL, claimed_until = NULL"
+            " WHERE id = ? AND claimed_by = ?",
+            (document_id, self._db.worker),
+        )
+
+    def hold(self, document_id: int) -> None:
+        """Keep the claim for as long as this process lives (its extraction failed: not
+        tried again before a process that starts later)."""
+        self._db.execute(
+            "UPDATE documents SET claimed_by = ?, claimed_until = NULL WHERE id = ?",
+            (self._db.worker, document_id),
+        )
 
     def without_article(self) -> list[int]:
         """Documents stored but not yet extracted (a crawl stopped in between)."""

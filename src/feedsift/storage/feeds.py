@@ -1,10 +1,12 @@
-"""The ``feeds`` table: subscriptions, their conditional-GET validators and their schedule."""
+"""The ``feeds`` table: subscriptions, their conditional-GET validators and their schedule;
+the feed a crawl process polls is claimed by it (:mod:`feedsift.storage.claims`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
+from feedsift.storage.claims import free, lease_params
 from feedsift.storage.columns import moment_from_db, moment_to_db
 from feedsift.storage.connection import Connection, RowLike
 
@@ -95,9 +97,45 @@ class FeedTable:
         ).fetchall()
         return [_record(row) for row in rows]
 
-    def next_due(self) -> datetime | None:
-        (moment,) = self._db.execute("SELECT MIN(next_poll_at) FROM feeds").fetchone()
+    def next_due(self, now: datetime | None = None) -> datetime | None:
+        """When the next feed is due: of all, or (``now`` given) of those no other live
+        process has claimed."""
+        if now is None:
+            (moment,) = self._db.execute("SELECT MIN(next_poll_at) FROM feeds").fetchone()
+        else:
+            (moment,) = self._db.execute(
+                f"SELECT MIN(next_poll_at) FROM feeds AS f WHERE {self._free}",
+                lease_params(self._db.worker, now),
+            ).fetchone()
         return moment_from_db(moment)
+
+    def claim_next(
+        self, now: datetime, *, polled_before: datetime, due: bool = True
+    ) -> FeedRecord | None:
+        """Claim the feed to poll next: due by ``now`` (any, when not ``due``), not polled
+        since ``polled_before`` (this round), its claim free; the longest waiting first.
+        None when there is none left."""
+        wanted = " AND f.next_poll_at <= :now" if due else ""
+        row = self._db.execute(
+            "UPDATE feeds SET claimed_by = :worker, claimed_until = :until WHERE id = ("
+            f"SELECT f.id FROM feeds AS f WHERE {self._free}{wanted} AND (f.last_polled_at"
+            " IS NULL OR f.last_polled_at < :round) ORDER BY f.next_poll_at, f.id LIMIT 1"
+            f"{self._db.dialect.skip_locked}) RETURNING *",
+            {**lease_params(self._db.worker, now), "round": moment_to_db(polled_before)},
+        ).fetchone()
+        return None if row is None else _record(row)
+
+    def release(self, feed_id: int) -> None:
+        """Give up this process's claim on the feed (its round is over)."""
+        self._db.execute(
+            "UPDATE feeds SET claimed_by = NULL, claimed_until = NULL"
+            " WHERE id = ? AND claimed_by = ?",
+            (feed_id, self._db.worker),
+        )
+
+    @property
+    def _free(self) -> str:
+        return free(self._db.dialect, "f")
 
     def update(self, feed_id: int, change: FeedUpdate) -> None:
         """Record one poll: schedule, validators and the error state."""

@@ -5,7 +5,9 @@ publication date, as the URL Tree pipeline does), so a post seen again in the ne
 in another feed of the same site is not fetched again. Its state says where it is:
 ``new`` (seen, not fetched yet), ``retry`` (a fetch failed and will be tried again),
 ``stored`` (its page is a document), ``duplicate`` (its page had the URL key of a stored
-document) or ``failed`` (given up, with the reason).
+document) or ``failed`` (given up, with the reason). A process claims an item before it
+fetches its page (:mod:`feedsift.storage.claims`), so no other fetches it meanwhile;
+settling the item, or recording its failure, ends the claim.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from feedsift.storage.claims import free, lease_params
 from feedsift.storage.columns import moment_from_db, moment_to_db
 from feedsift.storage.connection import Connection, RowLike
 
@@ -110,18 +113,48 @@ class ItemTable:
         ).fetchone()
         return None if row is None else _record(row)
 
+    def claim(self, item_id: int, now: datetime) -> bool:
+        """Claim the item to fetch its page; False when it is not pending any more or
+        another live process holds it."""
+        cursor = self._db.execute(
+            "UPDATE items SET claimed_by = :worker, claimed_until = :until WHERE id = :id"
+            f" AND state IN ('new', 'retry') AND {free(self._db.dialect, 'items')}",
+            {**lease_params(self._db.worker, now), "id": item_id},
+        )
+        return cursor.rowcount == 1
+
+    def release(self, item_id: int) -> None:
+        """Give up this process's claim on the item without fetching it."""
+        self._db.execute(
+            "UPDATE items SET claimed_by = NULL, claimed_until = NULL"
+            " WHERE id = ? AND claimed_by = ?",
+            (item_id, self._db.worker),
+        )
+
+    def orphaned(self, now: datetime) -> list[ItemRecord]:
+        """Pending items claimed by another process whose claim is free now (it was killed,
+        or its lease ran out), oldest first: work to take over."""
+        rows = self._db.execute(
+            "SELECT * FROM items WHERE claimed_by IS NOT NULL AND claimed_by <> :worker"
+            f" AND state IN ('new', 'retry') AND {free(self._db.dialect, 'items')} ORDER BY id",
+            lease_params(self._db.worker, now),
+        ).fetchall()
+        return [_record(row) for row in rows]
+
     def settle(self, item_id: int, state: ItemState, document_id: int | None = None) -> None:
-        """Mark an item ``stored`` or ``duplicate`` of ``document_id``."""
+        """Mark an item ``stored`` or ``duplicate`` of ``document_id`` (its claim ends)."""
         self._db.execute(
             "UPDATE items SET state = ?, document_id = ?, error = NULL,"
-            " attempts = attempts + 1 WHERE id = ?",
+            " attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL WHERE id = ?",
             (state, document_id, item_id),
         )
 
     def fail(self, item_id: int, reason: str, *, final: bool) -> None:
-        """Record a failed fetch: ``retry`` later, or ``failed`` for good when ``final``."""
+        """Record a failed fetch: ``retry`` later, or ``failed`` for good when ``final``
+        (its claim ends)."""
         self._db.execute(
-            "UPDATE items SET state = ?, error = ?, attempts = attempts + 1 WHERE id = ?",
+            "UPDATE items SET state = ?, error = ?, attempts = attempts + 1,"
+            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
             ("failed" if final else "retry", reason, item_id),
         )
 

@@ -241,6 +241,20 @@ ALTER TABLE articles ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
 CREATE INDEX articles_search ON articles USING gin (search_vector)
 """
 
+#: v7: claims, so that several processes share the crawl's work without doing it twice
+#: (``storage/claims.py``): the worker that took a feed to poll, an item to fetch or a stored
+#: document to extract, and until when. The partial indexes hold the claimed rows only.
+_V7 = """
+ALTER TABLE feeds ADD COLUMN claimed_by INTEGER;
+ALTER TABLE feeds ADD COLUMN claimed_until TEXT;
+ALTER TABLE items ADD COLUMN claimed_by INTEGER;
+ALTER TABLE items ADD COLUMN claimed_until TEXT;
+ALTER TABLE documents ADD COLUMN claimed_by INTEGER;
+ALTER TABLE documents ADD COLUMN claimed_until TEXT;
+CREATE INDEX items_claimed ON items(claimed_by) WHERE claimed_by IS NOT NULL;
+CREATE INDEX documents_claimed ON documents(claimed_by) WHERE claimed_by IS NOT NULL
+"""
+
 #: Migration ``n`` turns a version ``n`` database into version ``n + 1``.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(_V1),
@@ -249,6 +263,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_V4),
     Migration(_V5),
     Migration(_V6, _V6_POSTGRESQL),
+    Migration(_V7),
 )
 #: The schema version this feedsift writes.
 SCHEMA_VERSION = len(MIGRATIONS)

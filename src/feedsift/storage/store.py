@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from feedsift.storage.articles import ArticleTable
+from feedsift.storage.claims import release_all
 from feedsift.storage.connection import Connection
 from feedsift.storage.database import Database
 from feedsift.storage.documents import DocumentTable
@@ -68,6 +69,11 @@ class Store:
         """One write transaction over every table."""
         with self.database.transaction() as connection:
             yield connection
+
+    def release_claims(self) -> None:
+        """End every claim this store's process holds on feeds, items and documents."""
+        with self.transaction() as connection:
+            release_all(connection)
 
     def close(self) -> None:
         self.database.close()

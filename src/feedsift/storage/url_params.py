@@ -28,7 +28,11 @@ class UrlParamTable:
             (site, state, moment_to_db(saved_at)),
         )
 
-    def get(self, site: str) -> bytes | None:
-        """``site``'s saved learner state (``None``: nothing learned yet)."""
-        row = self._db.execute("SELECT state FROM url_params WHERE site = ?", (site,)).fetchone()
+    def get(self, site: str, *, lock: bool = False) -> bytes | None:
+        """``site``'s saved learner state (``None``: nothing learned yet); ``lock``: its row
+        locked until the transaction under way ends (PostgreSQL), to learn from it."""
+        lock_clause = self._db.dialect.for_update if lock else ""
+        row = self._db.execute(
+            f"SELECT state FROM url_params WHERE site = ?{lock_clause}", (site,)
+        ).fetchone()
         return None if row is None else bytes(row[0])
