@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -185,3 +186,31 @@ def test_postgres_claims_skip_rows_another_transaction_is_claiming(postgres_url:
             theirs = second.feeds.claim_next(NOW, polled_before=NOW)
             assert mine is not None and theirs is not None and mine.url != theirs.url
             assert second.feeds.claim_next(NOW, polled_before=NOW) is None
+
+
+def test_postgres_a_site_is_crawled_by_one_process_at_a_time(postgres_url: str) -> None:
+    """Two feeds of one site: while one worker holds one of them, the other worker takes a
+    feed of another site, also when both pick that site at the same moment."""
+    feeds = ("http://a.example/feed", "http://a.example/tag/x/feed", "http://b.example/feed")
+    with Store(postgres_url) as first, Store(postgres_url) as second:
+        with first.transaction():
+            for url in feeds:
+                first.feeds.add(url, url.split("/")[2], now=NOW, interval=3600)
+        taken: list[str | None] = []
+
+        def second_claims() -> None:
+            with second.transaction():
+                feed = second.feeds.claim_next(NOW, polled_before=NOW)
+            taken.append(feed.site if feed else None)
+
+        with first.transaction():
+            mine = first.feeds.claim_next(NOW, polled_before=NOW)
+            assert mine is not None and mine.site == "a.example"
+            racer = threading.Thread(target=second_claims)
+            racer.start()  # picks a.example's other feed, then waits on the site's lock
+            time.sleep(0.5)
+            assert racer.is_alive()
+        racer.join(10)
+        assert taken == ["b.example"]  # a.example is ours: it took the other site
+        again = first.feeds.claim_next(NOW, polled_before=NOW)  # the same worker: welcome
+        assert again is not None and again.url == feeds[1]

@@ -30,9 +30,10 @@ input), recorded as an ``internal error`` with its type, so one bad input never 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -130,6 +131,7 @@ class Crawler:
         self._pages = asyncio.Semaphore(self.options.pages_at_once)
         self._indexes: dict[str, NearDuplicateIndex] = {}
         self._extracting: set[asyncio.Task[None]] = set()
+        self._fetching: dict[str, asyncio.Lock] = {}  # item pages being fetched, by URL
         self.learning = SiteLearning(store, extraction, lambda: self._clock())
         self.keys = SiteKeys(store, self.rules)
         self.services = CrawlServices(
@@ -151,7 +153,7 @@ class Crawler:
         another live process has claimed is left to it."""
         self._extract_stored("learn", self.learning.replay_ids())
         self._extract_stored("article", self.store.documents.claim_unextracted(self._clock()))
-        left = [item for item in self.store.items.pending() if item.state == "new"]
+        left = self.store.items.left_new(self._clock())
         self._resumed = {item.id for item in left}
         await self._fetch_by_feed(left)
         self._fresh.clear()  # their feeds' next polls learn templates from their own items
@@ -193,9 +195,10 @@ class Crawler:
         async def poller() -> None:
             nonlocal polled
             while not self.stop.is_set():
-                feed = self.store.feeds.claim_next(
-                    self._clock(), polled_before=started, due=not all_feeds
-                )
+                with self.store.transaction():
+                    feed = self.store.feeds.claim_next(
+                        self._clock(), polled_before=started, due=not all_feeds
+                    )
                 if feed is None:
                     return
                 polled += 1
@@ -373,15 +376,28 @@ class Crawler:
         if item.url is None:
             self._item_failed(item, FetchError("the feed item has no link"), final=True)
             return
-        if self._known_duplicate(item, item.url):
-            return
+        async with self._one_fetch_of(item.url):  # a page two items link: fetched once
+            if self._known_duplicate(item, item.url):
+                return
+            try:
+                result = await self.fetcher.fetch(item.url, kinds=PAGE_KINDS)
+            except FetchError as exc:
+                final = _is_permanent(exc) or item.attempts + 1 >= self.options.max_item_attempts
+                self._item_failed(item, exc, final=final)
+                return
+            self._page_fetched(item, result)
+
+    @contextlib.asynccontextmanager
+    async def _one_fetch_of(self, url: str) -> AsyncIterator[None]:
+        """Hold ``url`` while it is fetched and stored: another item of this crawl linking
+        the same page waits, then finds it stored (feeds of one site are polled at once)."""
+        lock = self._fetching.setdefault(url, asyncio.Lock())
         try:
-            result = await self.fetcher.fetch(item.url, kinds=PAGE_KINDS)
-        except FetchError as exc:
-            final = _is_permanent(exc) or item.attempts + 1 >= self.options.max_item_attempts
-            self._item_failed(item, exc, final=final)
-            return
-        self._page_fetched(item, result)
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._fetching.get(url) is lock:
+                del self._fetching[url]
 
     def _claim(self, item: ItemRecord) -> bool:
         """Claim the item to fetch its page; False: done already, or another process has it."""

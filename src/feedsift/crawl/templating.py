@@ -25,6 +25,7 @@ redesign that breaks one field.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from feedsift.acquisition.feeds import ParsedFeed
@@ -68,6 +69,7 @@ class Templating:
         self.services, self.sink = services, sink
         self.options = options or TemplateOptions()
         self._misses: dict[int, list[FetchedPage]] = {}  # feed id -> new pages missed in a row
+        self._harvesting: dict[str, asyncio.Lock] = {}  # site -> one harvest at a time
 
     async def after_poll(self, feed: FeedRecord, parsed: ParsedFeed, fresh: list[int]) -> None:
         """Learn, check or relearn the feed's template after a poll that stored ``fresh``."""
@@ -168,8 +170,11 @@ class Templating:
         return tuple(pages)
 
     async def _harvest(self, home: str, template: StoredTemplate, checks: bytes | None) -> None:
+        """Follow the site's links; one harvest of a site at a time (two feeds of a site
+        learn their templates in one round): the second finds the first's posts stored."""
         harvester = Harvester(self.services, self.sink, self.options.limits, checks)
-        found = await harvester.harvest(template.site, home, template)
+        async with self._harvesting.setdefault(template.site, asyncio.Lock()):
+            found = await harvester.harvest(template.site, home, template)
         self._tell("template", f"{template.site}: {found} posts found through links")
 
     def _tell(self, event: str, detail: str) -> None:

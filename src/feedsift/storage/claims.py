@@ -13,7 +13,14 @@ claim is *free*:
   by its pid. So a killed watcher's work is taken over at once, not after its lease.
 
 PostgreSQL picks the next free row with ``FOR UPDATE SKIP LOCKED``, so two watchers asking
-at the same moment get different rows; SQLite has one writer at a time and needs not. A
+at the same moment get different rows; SQLite has one writer at a time and needs not.
+
+Feeds are claimed by *site*: a process takes a feed only when no other live process holds a
+feed of the same site, so each site is crawled by one process at a time. Its per-host
+politeness (one request at a time, the crawl-delay) then holds across processes, and a
+site's item fetches and its harvest (following its links) never fetch one page in two
+processes. Pending items are taken over (at start, or from a killed process) only from
+sites no other live process is crawling. A
 lease held with ``claimed_until`` NULL lasts as long as its worker: a document whose
 extraction failed is not tried again before its process ends (as it was tried once per
 start when there was one process). Finished work clears its claim, so the claimed rows
@@ -37,6 +44,7 @@ __all__ = [
     "lease_params",
     "pid_alive",
     "release_all",
+    "site_taken",
 ]
 
 #: How long a claim holds when its worker is alive but never finishes (a hung process, a
@@ -55,6 +63,15 @@ def free(dialect: Dialect, alias: str) -> str:
     column = f"{alias}.claimed_by"
     return (
         f"({column} IS NULL OR {alias}.claimed_until < :now OR NOT {dialect.claimer_alive(column)})"
+    )
+
+
+def site_taken(dialect: Dialect, site: str) -> str:
+    """SQL true when another live process holds a feed of the site ``site`` (an SQL
+    expression; parameters ``:now`` and ``:worker``)."""
+    return (
+        f"EXISTS (SELECT 1 FROM feeds AS g WHERE g.site = {site} AND g.claimed_by IS NOT NULL"
+        f" AND g.claimed_by <> :worker AND NOT {free(dialect, 'g')})"
     )
 
 

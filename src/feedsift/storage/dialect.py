@@ -47,6 +47,8 @@ class Dialect:
     for_update: str  #: appended to a SELECT whose rows the transaction will rewrite
     #: SQL that is true when the worker named in column ``{column}`` is alive
     alive: str
+    #: a statement that locks the site ``:site`` until the transaction ends ("": no need)
+    lock_site: str
 
     def sql(self, text: str) -> str:
         """``text`` with placeholders in this database's driver's style."""
@@ -88,6 +90,7 @@ SQLITE = Dialect(
     # A worker is a process of this machine (a SQLite file is local): alive while its pid
     # exists (feedsift_alive, a Python function the connection registers).
     alive="feedsift_alive({column})",
+    lock_site="",  # BEGIN IMMEDIATE: one writer at a time already
 )
 
 POSTGRESQL = Dialect(
@@ -98,4 +101,6 @@ POSTGRESQL = Dialect(
     # A worker is its connection's server process: when a watcher is killed, the server
     # ends that process, and its claims are free at once (the lease is the backstop).
     alive="EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = {column})",
+    # an advisory lock in a key space of its own ("fsit"), on the site's name hashed
+    lock_site="SELECT pg_advisory_xact_lock(1718839668, hashtext(:site))",
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from feedsift.storage.claims import free, lease_params
+from feedsift.storage.claims import free, lease_params, site_taken
 from feedsift.storage.columns import moment_from_db, moment_to_db
 from feedsift.storage.connection import Connection, RowLike
 
@@ -113,17 +113,42 @@ class FeedTable:
         self, now: datetime, *, polled_before: datetime, due: bool = True
     ) -> FeedRecord | None:
         """Claim the feed to poll next: due by ``now`` (any, when not ``due``), not polled
-        since ``polled_before`` (this round), its claim free; the longest waiting first.
-        None when there is none left."""
+        since ``polled_before`` (this round), its claim free, of a site no other live
+        process is crawling; the longest waiting first. None when there is none left.
+
+        Run it in a transaction: the candidate's site is locked (PostgreSQL) and checked
+        again, so two processes that pick feeds of one site at the same moment do not both
+        take it; the one that waited takes the next candidate (that site left out now)."""
+        dialect = self._db.dialect
+        params = {**lease_params(self._db.worker, now), "round": moment_to_db(polled_before)}
         wanted = " AND f.next_poll_at <= :now" if due else ""
-        row = self._db.execute(
-            "UPDATE feeds SET claimed_by = :worker, claimed_until = :until WHERE id = ("
-            f"SELECT f.id FROM feeds AS f WHERE {self._free}{wanted} AND (f.last_polled_at"
-            " IS NULL OR f.last_polled_at < :round) ORDER BY f.next_poll_at, f.id LIMIT 1"
-            f"{self._db.dialect.skip_locked}) RETURNING *",
-            {**lease_params(self._db.worker, now), "round": moment_to_db(polled_before)},
+        while True:  # each pass leaves out one more site that another process took
+            candidate = self._db.execute(
+                f"SELECT f.id, f.site FROM feeds AS f WHERE {self._free}{wanted}"
+                " AND (f.last_polled_at IS NULL OR f.last_polled_at < :round)"
+                f" AND NOT {site_taken(dialect, 'f.site')} ORDER BY f.next_poll_at, f.id"
+                f" LIMIT 1{dialect.skip_locked}",
+                params,
+            ).fetchone()
+            if candidate is None:
+                return None
+            if self._site_is_ours(str(candidate[1]), params):
+                row = self._db.execute(
+                    "UPDATE feeds SET claimed_by = :worker, claimed_until = :until"
+                    " WHERE id = :id RETURNING *",
+                    {**params, "id": candidate[0]},
+                ).fetchone()
+                return _record(row)
+
+    def _site_is_ours(self, site: str, params: dict[str, object]) -> bool:
+        """Lock ``site`` (PostgreSQL) and check that no other live process took it meanwhile."""
+        if not self._db.dialect.lock_site:
+            return True
+        self._db.execute(self._db.dialect.lock_site, {"site": site})
+        (taken,) = self._db.execute(
+            f"SELECT {site_taken(self._db.dialect, ':site')}", {**params, "site": site}
         ).fetchone()
-        return None if row is None else _record(row)
+        return not taken
 
     def release(self, feed_id: int) -> None:
         """Give up this process's claim on the feed (its round is over)."""

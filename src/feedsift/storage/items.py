@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from feedsift.storage.claims import free, lease_params
+from feedsift.storage.claims import free, lease_params, site_taken
 from feedsift.storage.columns import moment_from_db, moment_to_db
 from feedsift.storage.connection import Connection, RowLike
 
@@ -133,10 +133,23 @@ class ItemTable:
 
     def orphaned(self, now: datetime) -> list[ItemRecord]:
         """Pending items claimed by another process whose claim is free now (it was killed,
-        or its lease ran out), oldest first: work to take over."""
+        or its lease ran out), of sites no other live process is crawling, oldest first:
+        work to take over."""
+        return self._takeable(
+            "claimed_by IS NOT NULL AND claimed_by <> :worker AND state IN ('new', 'retry')",
+            now,
+        )
+
+    def left_new(self, now: datetime) -> list[ItemRecord]:
+        """Items found and never fetched (a crawl stopped in between), of sites no other
+        live process is crawling, their claim free, oldest first: work to resume."""
+        return self._takeable("state = 'new'", now)
+
+    def _takeable(self, which: str, now: datetime) -> list[ItemRecord]:
+        dialect = self._db.dialect
         rows = self._db.execute(
-            "SELECT * FROM items WHERE claimed_by IS NOT NULL AND claimed_by <> :worker"
-            f" AND state IN ('new', 'retry') AND {free(self._db.dialect, 'items')} ORDER BY id",
+            f"SELECT * FROM items WHERE {which} AND {free(dialect, 'items')}"
+            f" AND NOT {site_taken(dialect, 'items.site')} ORDER BY id",
             lease_params(self._db.worker, now),
         ).fetchall()
         return [_record(row) for row in rows]
