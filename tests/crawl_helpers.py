@@ -1,14 +1,14 @@
-"""Shared by the crawl tests: a fast fetch policy, subscribing, and reading results back."""
+"""Shared by the crawl tests: a fast fetch policy, subscribing, and reading results back,
+on either database (a SQLite file or a PostgreSQL URL)."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
+import json
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
@@ -19,7 +19,9 @@ from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.crawl.templating import TemplateOptions
 from feedsift.dedup.site import site_of
+from feedsift.errors import StorageError
 from feedsift.storage import Store
+from feedsift.storage.location import DatabaseTarget
 from feedsift.testweb import Truth, TruthPost
 
 #: Loopback sites are ours: no delay, short timeouts and backoffs so faults cost little.
@@ -29,14 +31,14 @@ FAST = FetchPolicy(
 )  # fmt: skip
 
 
-def subscribe(db: Path, urls: list[str]) -> None:
+def subscribe(db: DatabaseTarget, urls: list[str]) -> None:
     with Store(db) as store, store.transaction():
         for url in urls:
             store.feeds.add(url, site_of(url), now=utc_now(), interval=3600)
 
 
 def crawl_once(
-    db: Path,
+    db: DatabaseTarget,
     policy: FetchPolicy = FAST,
     templates: TemplateOptions | None = None,
     feed_limits: ParseLimits | None = None,
@@ -47,7 +49,7 @@ def crawl_once(
     return asyncio.run(run_session(settings, "once", all_feeds=True))
 
 
-def poll_only(db: Path, url: str, policy: FetchPolicy = FAST) -> None:
+def poll_only(db: DatabaseTarget, url: str, policy: FetchPolicy = FAST) -> None:
     """Poll one feed and stop: what a SIGKILL right after a poll leaves (its items ``new``,
     the feed not due again for a while)."""
 
@@ -75,15 +77,21 @@ class StoredDoc:
     text: str
 
 
-def stored_documents(db: Path) -> list[StoredDoc]:
-    connection = sqlite3.connect(db)
-    rows = connection.execute(
-        "SELECT d.id, d.url_key, d.request_url, d.response_url, a.title,"
-        " json_extract(a.record, '$.text') FROM documents d"
-        " LEFT JOIN articles a ON a.document_id = d.id ORDER BY d.id"
-    ).fetchall()
-    connection.close()
-    return [StoredDoc(*row) for row in rows]
+def stored_documents(db: DatabaseTarget) -> list[StoredDoc]:
+    with Store(db, create=False) as store:
+        rows = store.connection.execute(
+            "SELECT d.id, d.url_key, d.request_url, d.response_url, a.title, a.record"
+            " FROM documents d LEFT JOIN articles a ON a.document_id = d.id ORDER BY d.id"
+        ).fetchall()
+    return [StoredDoc(*row[:5], json.loads(row[5])["text"] if row[5] else None) for row in rows]
+
+
+def query(
+    db: DatabaseTarget, sql: str, params: tuple[object, ...] = ()
+) -> list[tuple[object, ...]]:
+    """Rows of ``sql`` (``?`` placeholders) on either database."""
+    with Store(db, create=False) as store:
+        return [tuple(row) for row in store.connection.execute(sql, params).fetchall()]
 
 
 def post_of(truth: Truth, url: str) -> TruthPost | None:
@@ -104,26 +112,27 @@ def word_f1(got: str, want: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def feedsift_command(db: Path, *args: str) -> list[str]:
+def feedsift_command(db: DatabaseTarget, *args: str) -> list[str]:
     """``python -m feedsift ARGS`` on ``db``, loopback allowed, short timeouts."""
     return [sys.executable, "-m", "feedsift", *args, "--db", str(db), "--allow-private",
             "--timeout", "5"]  # fmt: skip
 
 
-def count_rows(db: Path, table: str) -> int:
-    """Rows of ``table``, read only (a running crawl may be writing); 0 before it exists."""
+def count_rows(db: DatabaseTarget, table: str) -> int:
+    """Rows of ``table`` (a running crawl may be writing); 0 before the database exists."""
     try:
-        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-        finally:
-            connection.close()
-    except sqlite3.OperationalError:  # not created yet
+        ((count,),) = query(db, f"SELECT COUNT(*) FROM {table}")
+    except StorageError:  # not created yet
         return 0
+    return int(count)  # type: ignore[call-overload]
 
 
 def wait_for_rows(
-    db: Path, table: str, at_least: int, process: subprocess.Popen[bytes], seconds: float = 60
+    db: DatabaseTarget,
+    table: str,
+    at_least: int,
+    process: subprocess.Popen[bytes],
+    seconds: float = 60,
 ) -> None:
     """Wait until ``table`` holds ``at_least`` rows; fail if ``process`` dies or time is up."""
     deadline = time.monotonic() + seconds

@@ -1,15 +1,15 @@
-"""The crawl end to end on the loopback test web, checked against the test web's truth."""
+"""The crawl end to end on the loopback test web, checked against the test web's truth, on
+SQLite and on PostgreSQL (the ``database`` fixture)."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from crawl_helpers import FAST, crawl_once, post_of, stored_documents, subscribe, word_f1
+from crawl_helpers import FAST, crawl_once, post_of, query, stored_documents, subscribe, word_f1
 from feedsift.storage import Store
+from feedsift.storage.location import DatabaseTarget
 from feedsift.testweb import TestWeb
 
 GENERATED = ("marginalia", "fieldnotes", "gazette")
@@ -30,9 +30,9 @@ def _generated_posts(web: TestWeb) -> dict[str, str]:
 
 
 def test_every_post_once_duplicates_merged_new_posts_between_polls(
-    web: TestWeb, tmp_path: Path
+    web: TestWeb, database: DatabaseTarget
 ) -> None:
-    db = tmp_path / "f.db"
+    db = database
     subscribe(db, web.feed_urls("good"))
     first = crawl_once(db)
     assert first.feed_errors == 0 and first.page_errors == 0
@@ -49,8 +49,8 @@ def test_every_post_once_duplicates_merged_new_posts_between_polls(
     assert variants > 2 * len(ids)  # the duplicates planted were there to merge
 
 
-def test_extracted_articles_match_the_truth(web: TestWeb, tmp_path: Path) -> None:
-    db = tmp_path / "f.db"
+def test_extracted_articles_match_the_truth(web: TestWeb, database: DatabaseTarget) -> None:
+    db = database
     subscribe(db, web.feed_urls("good"))
     crawl_once(db)
     truth = web.truth()
@@ -65,8 +65,8 @@ def test_extracted_articles_match_the_truth(web: TestWeb, tmp_path: Path) -> Non
     assert f1s / len(docs) >= 0.9
 
 
-def test_faults_are_recorded_and_the_rest_goes_on(web: TestWeb, tmp_path: Path) -> None:
-    db = tmp_path / "f.db"
+def test_faults_are_recorded_and_the_rest_goes_on(web: TestWeb, database: DatabaseTarget) -> None:
+    db = database
     subscribe(db, web.feed_urls("all"))
     crawl_once(db)
     truth = web.truth()
@@ -85,12 +85,11 @@ def test_faults_are_recorded_and_the_rest_goes_on(web: TestWeb, tmp_path: Path) 
     assert set(_generated_posts(web)) <= reached
 
 
-def test_feed_errors_back_off_on_their_own(web: TestWeb, tmp_path: Path) -> None:
-    db = tmp_path / "f.db"
+def test_feed_errors_back_off_on_their_own(web: TestWeb, database: DatabaseTarget) -> None:
+    db = database
     subscribe(db, web.feed_urls("all"))
     crawl_once(db, replace(FAST, timeout=10.0))  # load must not turn the 500 into a timeout
-    connection = sqlite3.connect(db)
-    rows = connection.execute("SELECT url, error_count, last_error FROM feeds").fetchall()
+    rows = query(db, "SELECT url, error_count, last_error FROM feeds")
     failing = {url: reason for url, count, reason in rows if count}
     assert any("500" in reason for reason in failing.values()), failing
     assert any("entit" in reason.lower() for reason in failing.values()), failing

@@ -1,13 +1,12 @@
-"""`feedsift watch` killed mid-crawl (SIGKILL) or stopped (SIGTERM), then run again."""
+"""`feedsift watch` killed mid-crawl (SIGKILL) or stopped (SIGTERM), then run again, on
+SQLite and on PostgreSQL (the ``database`` fixture)."""
 
 from __future__ import annotations
 
 import signal
-import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -16,10 +15,12 @@ from crawl_helpers import (
     feedsift_command,
     poll_only,
     post_of,
+    query,
     stored_documents,
     subscribe,
     wait_for_rows,
 )
+from feedsift.storage.location import DatabaseTarget
 from feedsift.testweb import TestWeb
 
 GENERATED = ("marginalia", "fieldnotes", "gazette")
@@ -37,21 +38,19 @@ def _posts(web: TestWeb) -> set[str]:
     return {p.post_id for s in web.truth().sites if s.name in GENERATED for p in s.posts}
 
 
-def _check_against_truth(web: TestWeb, db: Path) -> None:
+def _check_against_truth(web: TestWeb, db: DatabaseTarget) -> None:
     truth = web.truth()
     docs = stored_documents(db)
     ids = [post.post_id for doc in docs if (post := post_of(truth, doc.response_url))]
     assert len(ids) == len(docs)  # every document is a post of the test web
     assert sorted(ids) == sorted(_posts(web))  # every post once: none lost, none twice
     assert all(doc.text for doc in docs)  # every document extracted
-    connection = sqlite3.connect(db)
-    states = dict(connection.execute("SELECT state, COUNT(*) FROM items GROUP BY state"))
-    connection.close()
+    states = _item_states(db)
     assert set(states) <= {"stored", "duplicate"}, states
 
 
-def test_sigkill_mid_crawl_then_restart(web: TestWeb, tmp_path: Path) -> None:
-    db = tmp_path / "f.db"
+def test_sigkill_mid_crawl_then_restart(web: TestWeb, database: DatabaseTarget) -> None:
+    db = database
     subscribe(db, web.feed_urls("good"))
     watch = subprocess.Popen(feedsift_command(db, "watch", "--delay", SLOW_ENOUGH),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
@@ -68,8 +67,10 @@ def test_sigkill_mid_crawl_then_restart(web: TestWeb, tmp_path: Path) -> None:
     _check_against_truth(web, db)
 
 
-def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_path: Path) -> None:
-    db = tmp_path / "f.db"
+def test_sigterm_finishes_work_in_flight_and_exits_cleanly(
+    web: TestWeb, database: DatabaseTarget
+) -> None:
+    db = database
     subscribe(db, web.feed_urls("good"))
     watch = subprocess.Popen(feedsift_command(db, "watch", "--delay", SLOW_ENOUGH),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
@@ -78,12 +79,11 @@ def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_pat
     out, err = watch.communicate(timeout=30)
     assert watch.returncode == 0, err
     assert "finishing the work in flight" in err and "watch:" in out
-    connection = sqlite3.connect(db)
-    unextracted = connection.execute(
+    ((unextracted,),) = query(
+        db,
         "SELECT COUNT(*) FROM documents d LEFT JOIN articles a ON a.document_id = d.id"
-        " WHERE a.id IS NULL"
-    ).fetchone()[0]
-    connection.close()
+        " WHERE a.id IS NULL",
+    )
     assert unextracted == 0  # what was fetched before the stop was extracted and stored
     rerun = subprocess.run(feedsift_command(db, "crawl", "--once", "--all", "--delay", "0"),
                            capture_output=True, text=True, timeout=120)  # fmt: skip
@@ -91,7 +91,9 @@ def test_sigterm_finishes_work_in_flight_and_exits_cleanly(web: TestWeb, tmp_pat
     _check_against_truth(web, db)
 
 
-def _wait_until_settled(db: Path, process: subprocess.Popen[str], seconds: float = 15) -> None:
+def _wait_until_settled(
+    db: DatabaseTarget, process: subprocess.Popen[str], seconds: float = 15
+) -> None:
     """Wait until no item is left ``new`` and every document has its article."""
     deadline = time.monotonic() + seconds
     while "new" in _item_states(db) or count_rows(db, "articles") < count_rows(db, "documents"):
@@ -100,18 +102,16 @@ def _wait_until_settled(db: Path, process: subprocess.Popen[str], seconds: float
         time.sleep(0.05)
 
 
-def _item_states(db: Path) -> dict[str, int]:
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-    states = dict(connection.execute("SELECT state, COUNT(*) FROM items GROUP BY state"))
-    connection.close()
-    return states
+def _item_states(db: DatabaseTarget) -> dict[str, int]:
+    rows = query(db, "SELECT state, COUNT(*) FROM items GROUP BY state")
+    return {str(state): int(count) for state, count in rows}  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("command", [("crawl", "--once"), ("watch",)], ids=["crawl", "watch"])
 def test_items_left_new_are_fetched_at_start_not_when_their_feed_is_due(
-    web: TestWeb, tmp_path: Path, command: tuple[str, ...]
+    web: TestWeb, database: DatabaseTarget, command: tuple[str, ...]
 ) -> None:
-    db = tmp_path / "f.db"
+    db = database
     feed = web.feed_urls("good")[0]
     subscribe(db, [feed])
     poll_only(db, feed)
