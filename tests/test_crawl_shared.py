@@ -11,6 +11,7 @@ process too; it is the harvest's, not the sharing's, and would blur what is meas
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import time
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from crawl_helpers import feedsift_command, post_of, query, stored_documents, subscribe
+from crawl_helpers import count_rows, feedsift_command, post_of, query, stored_documents, subscribe
 from feedsift.testweb import TestWeb
 
 GENERATED = ("marginalia", "fieldnotes", "gazette")
@@ -32,6 +33,8 @@ SETTLE_SECONDS = 120
 #: Test webs served at once: 9 sites with 30 feeds, more than one watcher polls at a time
 #: (8 feeds), so both have sites to crawl (a site is crawled by one process at a time).
 WEBS = (5, 6, 7)
+#: Pages stored before one watcher is killed: the crawl is well under way (of about 90).
+STORED_FIRST = 15
 
 
 @pytest.fixture
@@ -75,14 +78,14 @@ def _fetching(db: str, watchers: list[subprocess.Popen[str]]) -> Counter[subproc
 def _victim_when_both_fetch(
     db: str, watchers: list[subprocess.Popen[str]], seconds: float = 90
 ) -> tuple[subprocess.Popen[str], int]:
-    """Wait until both watchers are fetching pages at the same moment (sharing the crawl);
-    return the one fetching more, and how many pages it holds."""
+    """Wait until both watchers are fetching pages at the same moment (sharing the crawl),
+    some pages stored already; return the one fetching more, and how many pages it holds."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for watcher in watchers:
             assert watcher.poll() is None, watcher.stderr.read() if watcher.stderr else ""
         fetching = _fetching(db, watchers)
-        if len(fetching) == len(watchers):
+        if len(fetching) == len(watchers) and count_rows(db, "documents") >= STORED_FIRST:
             ((victim, held),) = fetching.most_common(1)
             return victim, held
         time.sleep(0.02)
@@ -142,7 +145,7 @@ def test_two_watchers_share_the_work_and_a_killed_one_loses_nothing(
             web.advance()  # and the sites published meanwhile
         _wait_until_settled(webs, db, survivor)
         survivor.send_signal(signal.SIGTERM)
-        _, err = survivor.communicate(timeout=60)
+        out, err = survivor.communicate(timeout=60)
         assert survivor.returncode == 0, err
     finally:
         for watcher in watchers:
@@ -151,6 +154,8 @@ def test_two_watchers_share_the_work_and_a_killed_one_loses_nothing(
                 watcher.communicate()
     assert in_flight >= 1 and held  # the victim was fetching pages when it died
     docs = stored_documents(db)
+    by_survivor = int(re.findall(r"(\d+) pages stored", out)[0])
+    assert 0 < by_survivor < len(docs)  # both stored pages: the crawl was shared
     ids = _post_ids(webs, [doc.response_url for doc in docs])
     assert len(ids) == len(docs) and sorted(ids) == sorted(_posts(webs))  # each post once
     fetches = _post_fetches(webs)
