@@ -26,14 +26,15 @@ import re
 from typing import Any
 
 from feedsift.errors import InputError, StorageError
-from feedsift.storage.columns import moment_from_db, moment_to_db
-from feedsift.storage.connection import Connection, RowLike
+from feedsift.storage.columns import moment_to_db
+from feedsift.storage.connection import Connection
 from feedsift.storage.search import (
     BODY_WEIGHT,
     SNIPPET_WORDS,
     TITLE_WEIGHT,
     SearchHit,
     SearchQuery,
+    search_hit,
     site_key,
 )
 
@@ -82,7 +83,7 @@ class PostgresArticleSearch:
             " JOIN articles AS a ON a.id = b.id ORDER BY b.rank DESC, a.id DESC",
             {**params, "limit": max(0, query.limit), "options": _options(open_mark, close_mark)},
         )
-        return [_hit(row) for row in rows]
+        return [search_hit(row, float(row["rank"])) for row in rows]
 
     def count(self, query: SearchQuery) -> int:
         where, params = _where(query)
@@ -142,13 +143,3 @@ def _options(open_mark: str, close_mark: str) -> str:
         f"StartSel={quoted(open_mark)}, StopSel={quoted(close_mark)},"
         f" MaxWords={SNIPPET_WORDS}, MinWords={SNIPPET_MIN_WORDS}, ShortWord=2"
     )
-
-
-def _hit(row: RowLike) -> SearchHit:
-    extracted_at = moment_from_db(row["extracted_at"])
-    assert extracted_at is not None  # NOT NULL column
-    return SearchHit(
-        article_id=row["id"], site=row["site"], url=row["url"], title=row["title"],
-        kind=row["kind"], published=moment_from_db(row["published"]),
-        extracted_at=extracted_at, score=float(row["rank"]), snippet=row["snippet"] or "",
-    )  # fmt: skip

@@ -28,6 +28,7 @@ __all__ = [
     "SearchHit",
     "SearchQuery",
     "SqliteArticleSearch",
+    "search_hit",
     "site_key",
 ]
 
@@ -113,7 +114,7 @@ class SqliteArticleSearch:
             f" {where} ORDER BY rank, a.id DESC LIMIT ?",
             [open_mark, close_mark, ELLIPSIS, *params, max(0, query.limit)],
         )
-        return [_hit(row) for row in rows]
+        return [search_hit(row, -float(row["rank"])) for row in rows]  # bm25: lower is better
 
     def count(self, query: SearchQuery) -> int:
         where, params = self._where(query)
@@ -163,11 +164,12 @@ def _hint(reason: str) -> str:
     return ' (put words with punctuation in double quotes, e.g. "c++" or "e-mail")'
 
 
-def _hit(row: RowLike) -> SearchHit:
+def search_hit(row: RowLike, score: float) -> SearchHit:
+    """A hit from a row with the article's columns (``id``, ``site``, ... ``snippet``)."""
     extracted_at = moment_from_db(row["extracted_at"])
     assert extracted_at is not None  # NOT NULL column
     return SearchHit(
         article_id=row["id"], site=row["site"], url=row["url"], title=row["title"],
         kind=row["kind"], published=moment_from_db(row["published"]),
-        extracted_at=extracted_at, score=-float(row["rank"]), snippet=row["snippet"] or "",
+        extracted_at=extracted_at, score=score, snippet=row["snippet"] or "",
     )  # fmt: skip
