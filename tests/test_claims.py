@@ -14,6 +14,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from conftest import LoopbackServer
+from crawl_helpers import count_rows, crawl_once, query, subscribe
+from feedsift.crawl.templating import TemplateOptions
 from feedsift.records import Article, BodyPart, Provenance
 from feedsift.storage import ItemRecord, NewArticle, NewDocument, NewItem, Store
 from feedsift.storage.claims import LEASE
@@ -214,3 +217,28 @@ def test_postgres_a_site_is_crawled_by_one_process_at_a_time(postgres_url: str) 
         assert taken == ["b.example"]  # a.example is ours: it took the other site
         again = first.feeds.claim_next(NOW, polled_before=NOW)  # the same worker: welcome
         assert again is not None and again.url == feeds[1]
+
+
+# --- within one process ---------------------------------------------------------------------
+
+
+def _rss(web: LoopbackServer, title: str, link: str) -> bytes:
+    return (f'<?xml version="1.0"?><rss version="2.0"><channel><title>{title}</title>'
+            f"<link>{web.url('/')}</link><item><title>{title}: the post</title>"
+            f"<link>{link}</link><description>{title}</description></item></channel></rss>"
+            ).encode()  # fmt: skip
+
+
+def test_two_items_linking_one_page_fetch_it_once(
+    web: LoopbackServer, database: DatabaseTarget, article_html: bytes
+) -> None:
+    """Two feeds of a site (polled at once) list one post under two items: its page is
+    fetched once, and the second item finds it stored."""
+    page = web.route("/post", article_html, delay=0.3)  # both fetches would be in flight
+    feeds = [web.route(f"/feed{n}.xml", _rss(web, f"Feed {n}", page),
+                       content_type="application/rss+xml") for n in (1, 2)]  # fmt: skip
+    subscribe(database, feeds)
+    crawl_once(database, templates=TemplateOptions(learn=False))
+    assert [path for path, _ in web.requests].count("/post") == 1
+    states = sorted(str(state) for (state,) in query(database, "SELECT state FROM items"))
+    assert states == ["duplicate", "stored"] and count_rows(database, "documents") == 1

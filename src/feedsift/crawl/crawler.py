@@ -131,7 +131,8 @@ class Crawler:
         self._pages = asyncio.Semaphore(self.options.pages_at_once)
         self._indexes: dict[str, NearDuplicateIndex] = {}
         self._extracting: set[asyncio.Task[None]] = set()
-        self._fetching: dict[str, asyncio.Lock] = {}  # item pages being fetched, by URL
+        #: item pages being fetched, by URL: their lock and how many fetches use it
+        self._fetching: dict[str, tuple[asyncio.Lock, int]] = {}
         self.learning = SiteLearning(store, extraction, lambda: self._clock())
         self.keys = SiteKeys(store, self.rules)
         self.services = CrawlServices(
@@ -391,12 +392,16 @@ class Crawler:
     async def _one_fetch_of(self, url: str) -> AsyncIterator[None]:
         """Hold ``url`` while it is fetched and stored: another item of this crawl linking
         the same page waits, then finds it stored (feeds of one site are polled at once)."""
-        lock = self._fetching.setdefault(url, asyncio.Lock())
+        lock, users = self._fetching.get(url, (asyncio.Lock(), 0))
+        self._fetching[url] = (lock, users + 1)
         try:
             async with lock:
                 yield
         finally:
-            if not lock.locked() and self._fetching.get(url) is lock:
+            users = self._fetching[url][1] - 1
+            if users:
+                self._fetching[url] = (lock, users)
+            else:  # nobody waits: forget the address (a watch runs for months)
                 del self._fetching[url]
 
     def _claim(self, item: ItemRecord) -> bool:
