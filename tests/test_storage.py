@@ -11,6 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from feedsift.cli.store_args import db_type, default_db
 from feedsift.errors import StorageError
 from feedsift.records import Article, BodyPart, PageKind, Provenance
 from feedsift.storage import (
@@ -261,3 +262,16 @@ def test_site_models_save_replace_and_name_what_to_replay(store: Store) -> None:
     assert store.documents.count_of_site("a.example") == 6 and unextracted > ids[4]
     assert store.documents.last_fetched("a.example") == NOW
     assert store.documents.last_fetched("b.example") is None
+
+
+def test_db_is_a_postgres_url_or_a_sqlite_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert db_type("postgresql://me@dbhost/feedsift") == "postgresql://me@dbhost/feedsift"
+    assert db_type("Postgres://dbhost/feedsift?sslmode=require") == (
+        "Postgres://dbhost/feedsift?sslmode=require"
+    )
+    assert db_type("postgresql.db") == Path("postgresql.db")
+    monkeypatch.setenv("FEEDSIFT_DB", "postgresql://me:s3cret@dbhost:5433/feedsift")
+    assert default_db() == "postgresql://me:s3cret@dbhost:5433/feedsift"
+    assert describe_target(default_db()) == "postgresql://me:***@dbhost:5433/feedsift"
+    monkeypatch.setenv("FEEDSIFT_DB", "")
+    assert default_db() == Path("feedsift.db")
