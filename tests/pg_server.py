@@ -18,6 +18,7 @@ import itertools
 import os
 import pwd
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -49,8 +50,10 @@ START_ATTEMPTS = 3
 def find_bindir() -> Path | None:
     """The folder with ``initdb`` and ``pg_ctl``, newest version first; None: none here."""
     on_path = shutil.which("pg_ctl")
-    if on_path and shutil.which("initdb"):
-        return Path(on_path).parent
+    if on_path:
+        for folder in (Path(on_path).parent, Path(on_path).resolve().parent):
+            if (folder / "initdb").exists():
+                return folder
     candidates = [Path(p) for pattern in BINDIR_GLOBS for p in glob.glob(pattern)]
     usable = [p for p in candidates if (p / "initdb").exists() and (p / "pg_ctl").exists()]
     return max(usable, key=_version, default=None)
@@ -116,13 +119,24 @@ class PostgresServer:
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.bindir / program), *args]
         if self._account is not None:
-            command = ["runuser", "-u", self._account, "--", *command]
+            command = _as_account(self._account, command)
         done = subprocess.run(command, capture_output=True, text=True, cwd=self.folder,
                               timeout=120, check=False)  # fmt: skip
         if done.returncode != 0:
             log = self.folder / "log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise RuntimeError(f"{program} failed ({done.returncode}): {done.stderr}{tail}")
+
+
+def _as_account(account: str, command: list[str]) -> list[str]:
+    """``command`` run as ``account``: with util-linux's runuser (root's PATH may lack
+    /usr/sbin), else with su."""
+    runuser = shutil.which("runuser") or next(
+        (path for path in ("/usr/sbin/runuser", "/sbin/runuser") if Path(path).exists()), None
+    )
+    if runuser is not None:
+        return [runuser, "-u", account, "--", *command]
+    return ["su", "-s", "/bin/sh", "-c", shlex.join(command), account]
 
 
 def _free_port() -> int:
