@@ -40,6 +40,13 @@ def test_exported_regressor_matches_sklearn_with_shallow_trees() -> None:
     np.testing.assert_allclose(export_trees(fitted).predict(x), fitted.predict(x), atol=1e-12)
 
 
+def test_stumps_that_never_split_predict_their_constant() -> None:
+    x, _ = _data()
+    y = np.zeros(len(x))  # nothing to learn: every tree is a single leaf (depth 0)
+    fitted = HistGradientBoostingRegressor(max_iter=5, random_state=0).fit(x, y)
+    np.testing.assert_allclose(export_trees(fitted).predict(x), fitted.predict(x), atol=1e-12)
+
+
 def test_svm_probabilities_are_monotone_in_the_decision() -> None:
     x, y = _data()
     model = fit_classifier(x, y, None, LearnerSpec("svm", svm_max_rows=300))

@@ -101,8 +101,8 @@ class TreeEnsemble:
         inner = self.feature.shape[1]
         features = self.feature.ravel().astype(np.intp)
         thresholds = self.threshold.ravel()
-        row_base = np.arange(0, rows * width, width, dtype=np.intp)[:, None]
-        tree_base = np.arange(0, n_trees * inner, inner, dtype=np.intp)
+        row_base = np.arange(rows, dtype=np.intp)[:, None] * width  # (a step of 0 is an error)
+        tree_base = np.arange(n_trees, dtype=np.intp) * inner  # depth-0 trees: inner == 0
         at = np.empty((rows, n_trees), dtype=np.intp)  # node index over all trees
         at[:] = tree_base
         step = 1 - tree_base  # child of node k of tree t: 2k + 1 (+1 right), kept global
