@@ -64,6 +64,14 @@ def test_content_served_in_noscript_is_kept() -> None:
     assert "never been a breaking change" in "".join(body.itertext())
 
 
+def test_preloaded_script_data_does_not_outweigh_the_noscript_content() -> None:
+    # Discourse also preloads the thread as JSON in a <script>: code, not shown text
+    data = "<script>window.preloaded = {" + '"post": "x",' * 300 + "}</script>"
+    html = f"<html><body><div id='app'></div>{data}<noscript><div class='post'>{_POST}</div>" \
+           "</noscript></body></html>"  # fmt: skip
+    assert "never been a breaking change" in "".join(clean_dom(parse_html(html)).itertext())
+
+
 def test_noscript_fallbacks_beside_the_content_are_dropped() -> None:
     # an archive widget of 800 characters, less than half the page's text
     notice = "<noscript><ul>" + "<li><a href='/2010/'>2010 (304)</a></li>" * 80 + "</ul></noscript>"
@@ -72,3 +80,12 @@ def test_noscript_fallbacks_beside_the_content_are_dropped() -> None:
     text = "".join(clean_dom(parse_html(html)).itertext())
     assert "never been a breaking change" in text
     assert "2010 (304)" not in text and "enable JavaScript" not in text
+
+
+def test_headings_permalink_signs_go_and_other_in_page_links_stay() -> None:
+    html = """<html><body><h2>Tasks<a class="headerlink" href="#tasks">¶</a></h2>
+    <p>See <a href="#later">the section below</a> and <a href="#">#</a> this.</p>
+    <h3>Next <a href="#next" aria-label="link">🔗</a></h3><p>Sign <a href="/x">¶</a> here</p>
+    </body></html>"""
+    texts = [b.text for b in parse_page(html).view.blocks]
+    assert texts == ["Tasks", "See the section below and this.", "Next", "Sign ¶ here"]

@@ -48,6 +48,15 @@ NOSCRIPT_CONTENT_CHARS = 500
 #: ... and at least this share of the body's text: a page whose visible text lives
 #: elsewhere keeps its noscript fallbacks out (Blogger's archive widget, "enable JavaScript").
 NOSCRIPT_CONTENT_SHARE = 0.5
+#: Elements whose text is code, never shown: left out of the body's text share above.
+SCRIPT_TAGS = ("script", "style", "template")
+
+#: Text of a permalink anchor that documentation generators (Sphinx, MkDocs, Docusaurus)
+#: and Markdown renderers put beside each heading: a link to the heading itself, which
+#: shows as a sign on hover and is no word of the page ("Tasks¶").
+PERMALINK_SIGNS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "#️⃣"})
+#: In-page links, the only ones that can be a heading's permalink.
+FRAGMENT_LINKS_XPATH = etree.XPath("//a[starts-with(@href, '#')]")
 
 #: Pages longer than this are cut (an 8 MB HTML page is an error page or a data dump; the
 #: largest page of the benchmarks has 3.4 million characters; 8 million characters of
@@ -109,10 +118,19 @@ def clean_dom(root: etree._Element) -> etree._Element:
         parent = element.getparent()
         if parent is not None and _hidden(element) and not reveals.keeps(element):
             _remove_keep_tail(element, parent)
+    _drop_permalink_signs(root)
     body = root.find("body")
     if body is None:  # a page with a head only (a redirect stub): nothing visible
         body = etree.SubElement(root, "body")
     return body
+
+
+def _drop_permalink_signs(root: etree._Element) -> None:
+    """Remove headings' permalink anchors (``<a class="headerlink" href="#x">¶</a>``)."""
+    for anchor in select_elements(FRAGMENT_LINKS_XPATH, root):
+        parent = anchor.getparent()
+        if parent is not None and "".join(map(str, anchor.itertext())).strip() in PERMALINK_SIGNS:
+            _remove_keep_tail(anchor, parent)
 
 
 def _unwrap_content_noscripts(root: etree._Element) -> None:
@@ -122,11 +140,18 @@ def _unwrap_content_noscripts(root: etree._Element) -> None:
         return
     sizes = {element: text_chars(element) for element in body.iter("noscript")}
     inside = sum(sizes.values())
-    if inside < NOSCRIPT_CONTENT_CHARS or inside < NOSCRIPT_CONTENT_SHARE * text_chars(body):
+    if inside < NOSCRIPT_CONTENT_CHARS or inside < NOSCRIPT_CONTENT_SHARE * _shown_chars(body):
         return
     for element, size in sizes.items():
         if size >= NOSCRIPT_CONTENT_CHARS:
             element.tag = "div"
+
+
+def _shown_chars(body: etree._Element) -> int:
+    """Characters of the body's text outside scripts and styles (a Discourse page's
+    preloaded JSON would otherwise outweigh the posts in its ``<noscript>``)."""
+    code = sum(text_chars(element) for element in body.iter(*SCRIPT_TAGS))
+    return text_chars(body) - code
 
 
 def _hidden(element: etree._Element) -> bool:
