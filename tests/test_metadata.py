@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from feedsift.metadata import PageMetadata, TitleCandidate, read_metadata
 from feedsift.metadata.dom import HOME_HREF
 from feedsift.metadata.titles import TITLE_SEPARATORS
-from feedsift.metadata.values import site_host
+from feedsift.metadata.values import mend_mojibake, site_host
 from feedsift.parsing.page import parse_page
 from feedsift.records import FieldSource
 from feedsift.text.tokens import CJK_RANGES
@@ -211,3 +211,19 @@ def test_title_separators_match_their_plain_definition(text: str) -> None:
 )  # fmt: skip
 def test_site_host(url: str | None, host: str) -> None:
     assert site_host(url) == host
+
+
+@pytest.mark.parametrize(
+    ("raw", "mended"),
+    [("itertools \u00e2\u0080\u0094 Functions", "itertools — Functions"),
+     ("CafÃ© crÃ¨me", "Café crème"), ("Ã‰tÃ© 2021", "Été 2021"),
+     ("Café crème", "Café crème"), ("naïve Âge", "naïve Âge"), ("café»", "café»")],
+)  # fmt: skip
+def test_utf8_read_as_latin1_is_mended_and_other_text_left_alone(raw: str, mended: str) -> None:
+    assert mend_mojibake(raw) == mended
+
+
+def test_a_title_written_as_mojibake_is_read_back() -> None:
+    page = parse_page("<html><head><title>itertools \u00e2\u0080\u0094 Functions</title>"
+                      "</head><body><p>x</p></body></html>")  # fmt: skip
+    assert read_metadata(page).title == "itertools — Functions"

@@ -20,7 +20,7 @@ JULY_15 = date(2021, 7, 15)
         "15 July, 2021", "15. Juli 2021", "15 juillet 2021", "15 de julio de 2021",
         "15 luglio 2021", "15 de julho de 2021", "15 juli 2021", "July 15th, 2021",
         "Jul 15 2021", "2021年7月15日", "2021년 7월 15일", "15.07.2021", "2021/07/15",
-        "07/15/2021", "Posted on 15 July, 2021 by Ann",
+        "07/15/2021", "15-07-2021", "07-15-2021, 09:03 AM", "Posted on 15 July, 2021 by Ann",
     ],
 )  # fmt: skip
 def test_written_dates_in_many_languages(text: str) -> None:
@@ -106,3 +106,33 @@ def test_a_meta_tag_named_published_is_the_date() -> None:
     )
     found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
     assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+def test_a_line_that_reads_hours_ago_gives_the_time_its_attribute_keeps() -> None:
+    html = _oslo(
+        '<article><h1>My trip to Oslo</h1><div class="subline">by ann '
+        '<span class="age" title="2021-07-15T10:00:00">3 years ago</span> | 45 comments</div>'
+        f"<p>{_PROSE}</p></article>"
+    )
+    found = feedsift.extract(html, url="https://news.example.org/item?id=1", htmldate=False)
+    assert found.published is not None and found.published.date() == JULY_15
+
+
+def test_a_microdata_date_written_in_visible_text_is_read() -> None:
+    html = _oslo(
+        '<article><h1>My trip to Oslo</h1><span itemprop="datePublished">07-15-2021, '
+        f"09:03 AM</span><p>{_PROSE}</p></article>"
+    )
+    found = feedsift.extract(html, url="https://forum.example.org/t/1", htmldate=False)
+    assert found.published is not None and found.published.date() == JULY_15
+
+
+def test_the_publication_day_is_the_publishers_when_the_page_writes_its_zone() -> None:
+    html = _oslo(
+        '<article><h1>My trip to Oslo</h1><time datetime="2021-07-15T19:05:00-08:00">'
+        f"July 15, 2021</time><p>{_PROSE}</p></article>"
+    ).replace("</head>", '<meta property="article:published_time" '
+              'content="2021-07-16T03:05:00+00:00"></head>')  # fmt: skip
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published is not None and found.published.date() == JULY_15
+    assert found.published.utcoffset() is not None and found.published.utcoffset().days == -1

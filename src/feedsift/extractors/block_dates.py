@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
 
 from feedsift.extractors.cleanup import BYLINE_START
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
+from feedsift.metadata.dates import parse_datetime
 from feedsift.metadata.textdates import find_text_date
 from feedsift.parsing.blocks import BlockView, TextBlock
 
@@ -50,6 +52,13 @@ POSTED_LINE = re.compile(
     r"veröffentlicht|aktualisiert|publicado|actualizado|pubblicato|aggiornato)\b",
     re.IGNORECASE,
 )
+#: Attributes in which a line that reads "3 hours ago" keeps its exact time (Hacker News'
+#: and Stack Exchange's ``title``, GitHub's ``<relative-time datetime>``) ...
+TIME_ATTRIBUTES = ("datetime", "title")
+#: ... read only when they hold an ISO date (a ``title`` is mostly a tooltip in words) ...
+ISO_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")
+#: ... on the first elements of the line's owner (a short line's owner is small).
+ATTRIBUTE_ELEMENTS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +106,26 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
         block = view.blocks[i]
         if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.start):
             continue
+        found = None
         if _date_line(block, int(near[block.subtree])):
             found = find_text_date(block.text)
-            if found is not None:
-                return found
+        found = found or _attribute_date(block)
+        if found is not None:
+            return found
     return _date_under_body(view, signals, anchors)
+
+
+def _attribute_date(block: TextBlock) -> datetime | None:
+    """The exact time a date line keeps in an attribute of its elements ("3 hours ago"
+    shown, ``title="2023-12-26T23:14:12"`` kept)."""
+    for element in islice(block.element.iter(), ATTRIBUTE_ELEMENTS):
+        for name in TIME_ATTRIBUTES:
+            value = element.get(name)
+            if value and ISO_DATE.match(value):
+                found = parse_datetime(value)
+                if found is not None:
+                    return found
+    return None
 
 
 def _date_under_body(

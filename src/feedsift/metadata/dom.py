@@ -27,6 +27,7 @@ __all__ = [
     "NAME_MARKS",
     "byline_clues",
     "document_clues",
+    "front_page_names",
     "home_link_clues",
     "time_clues",
 ]
@@ -104,8 +105,7 @@ def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
 
     A logo or name link (``<a href="/">Retypeset</a>``) names the site; the name is kept
     only when the ``<title>`` begins or ends with it at a separator ("Post | Retypeset"),
-    so menu links ("Home") never count. An absolute link to the front page of a host other
-    than the page's (or its ``<base>``'s) is not this site's.
+    so menu links ("Home") never count.
     """
     if index.title is None:
         return []
@@ -113,15 +113,24 @@ def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
     if len(parts) < 2:
         return []
     ends = {parts[0].strip().casefold(), parts[-1].strip().casefold()}
+    for name in front_page_names(index, page_url):
+        if name.casefold() in ends:
+            return [Clue("site_name", name, "dom", "home-link")]
+    return []
+
+
+def front_page_names(index: MarkupIndex, page_url: str | None) -> Iterator[str]:
+    """What the page's links to its own front page say (their text, their logo's ``alt``),
+    menu words ("Home") left out. An absolute link to the front page of a host other than
+    the page's (or its ``<base>``'s) is not this site's."""
     own = {site_host(url) for url in (page_url, index.base_href)} - {""}
     for anchor, href in _home_links(index.anchors):
         host = site_host(href)
         if host and own and host not in own:
             continue
         for name in _anchor_names(anchor):
-            if name.casefold() in ends and name.casefold() not in HOME_MENU_WORDS:
-                return [Clue("site_name", name, "dom", "home-link")]
-    return []
+            if name.casefold() not in HOME_MENU_WORDS:
+                yield name
 
 
 def _home_links(anchors: tuple[etree._Element, ...]) -> Iterator[tuple[etree._Element, str]]:

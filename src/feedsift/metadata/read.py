@@ -9,17 +9,26 @@ byline search when no source names an author, htmldate when no source gives a da
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
+from itertools import islice
 from typing import Any
 
 from feedsift.metadata.authors import author_names, looks_like_name, split_authors
 from feedsift.metadata.choose import Choice, choose_list, choose_one, ranked
 from feedsift.metadata.dates import date_from_url, htmldate_published, parse_datetime
-from feedsift.metadata.dom import byline_clues, document_clues, home_link_clues, time_clues
+from feedsift.metadata.dom import (
+    byline_clues,
+    document_clues,
+    front_page_names,
+    home_link_clues,
+    time_clues,
+)
 from feedsift.metadata.jsonld import jsonld_clues
 from feedsift.metadata.meta_tags import link_clues, meta_clues, microdata_clues
 from feedsift.metadata.record import Clue, Field, PageMetadata
 from feedsift.metadata.scan import microdata_elements, scan_markup, text_of
+from feedsift.metadata.textdates import find_text_date
 from feedsift.metadata.titles import best_title, distinct, title_candidates
 from feedsift.metadata.values import (
     base_url,
@@ -43,6 +52,8 @@ TEXT_FIELDS: tuple[tuple[Field, Callable[[str], str | None]], ...] = (
 #: Sources written for machines; when they say the fields below, microdata is not read.
 MACHINE_SOURCES = frozenset({"json-ld", "opengraph", "meta"})
 MICRODATA_FIELDS = frozenset({"title", "authors", "published"})
+#: Names kept of the links to the front page (a logo, a name, a section's home).
+MAX_HOME_LINKS = 8
 #: Fields holding an URL, resolved against the page's base URL.
 URL_FIELDS: tuple[Field, ...] = ("canonical_url", "image")
 
@@ -75,7 +86,8 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
     for field, clean in TEXT_FIELDS:
         _keep(chosen, field, choose_one(ranked(clues, field), clean))
     _keep(chosen, "tags", choose_list(ranked(clues, "tags"), _tags))
-    return _assemble(clues, chosen)
+    home = tuple(islice(dict.fromkeys(front_page_names(index, page.url)), MAX_HOME_LINKS))
+    return replace(_assemble(clues, chosen), home_links=home)
 
 
 def _needs_microdata(clues: list[Clue]) -> bool:
@@ -88,9 +100,36 @@ def _choose_people_and_dates(
     page: ParsedPage, clues: list[Clue], chosen: dict[Field, Choice[Any]], date_search: bool
 ) -> None:
     _keep(chosen, "authors", _choose_authors(page, clues))
-    _keep(chosen, "updated", choose_one(ranked(clues, "updated"), parse_datetime))
-    published = choose_one(ranked(clues, "published"), parse_datetime)
+    _keep(chosen, "updated", choose_one(ranked(clues, "updated"), parse_date_value))
+    published = choose_one(ranked(clues, "published"), parse_date_value)
+    if published is not None:
+        published = _in_local_time(published, ranked(clues, "published"))
     _keep(chosen, "published", published or _fallback_date(page, date_search))
+
+
+#: Two declared times this close are the same moment written in two time zones.
+SAME_MOMENT = timedelta(minutes=1)
+
+
+def _in_local_time(choice: Choice[datetime], clues: Iterable[Clue]) -> Choice[datetime]:
+    """The publication time in the publisher's own zone when the page also writes it so:
+    ``og`` says ``2025-12-19T03:05+00:00``, the byline's ``<time>`` ``2025-12-18T19:05-08:00``;
+    the day the post was published is the 18th where it was written."""
+    if choice.value.utcoffset() != timedelta(0):
+        return choice
+    for clue in clues:
+        value = parse_datetime(clue.value)
+        offset = value.utcoffset() if value else None
+        if value and offset and abs(value - choice.value) <= SAME_MOMENT:
+            return Choice(value, clue)
+    return choice
+
+
+def parse_date_value(text: str) -> datetime | None:
+    """A declared date: machine formats first, else as people write it (a microdata
+    ``<span itemprop="datePublished">11-29-2024, 09:03 AM</span>`` declares its date in
+    visible text)."""
+    return parse_datetime(text) or find_text_date(text)
 
 
 def _fallback_date(page: ParsedPage, date_search: bool) -> Choice[datetime] | None:

@@ -69,6 +69,9 @@ class PageMetadata:
     image: str | None
     description: str | None
     sources: tuple[FieldSource, ...]
+    #: what the page's links to its own front page say (a logo's name, "Daily Intel"): the
+    #: site's or a section's name, whatever else the page calls it
+    home_links: tuple[str, ...] = ()
 
     def source_of(self, name: str) -> FieldSource | None:
         """Where the field ``name`` came from, if it was found."""

@@ -28,7 +28,7 @@ __all__ = [
 
 #: Separators between a story's title and the site's name or section.
 TITLE_SEPARATORS = re.compile(
-    r"\s+(?:\||-|–|—|::|»|·|/|>|\\)\s+"
+    r"\s+(?:\||--|-|–|—|::|»|·|/|>|\\)\s+"
     # CJK titles write separators without spaces; one CJK side is enough ("Journey-小径").
     # The separator is matched first, then looked behind: most characters fail at once.
     f"|[|\\-_–—｜](?:(?<=[{CJK_RANGES}].)(?=\\S)|(?<=\\S.)(?=[{CJK_RANGES}]))"

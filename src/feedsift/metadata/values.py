@@ -19,6 +19,7 @@ __all__ = [
     "base_url",
     "clean_text",
     "distinct_casefold",
+    "mend_mojibake",
     "normalize_language",
     "resolve_url",
     "split_tags",
@@ -36,12 +37,39 @@ WEB_SCHEMES = frozenset({"http", "https"})
 #: A BCP 47-like tag: a 2-3 letter language, then subtags (``pt-BR``, ``zh-Hant-TW``).
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]+\d*);", re.IGNORECASE)
 _LANGUAGE = re.compile(r"^([a-z]{2,3})(?:-[a-z0-9]{2,8})*$")
+#: What UTF-8 text read as Latin-1 or Windows-1252 looks like: the lead byte of a two- to
+#: four-byte sequence (Â-ô) followed by continuation bytes (U+0080-U+00BF, or the characters
+#: Windows-1252 puts at 0x80-0xBF): "â\x80\x94" or "â€”" for "—", "Ã©" for "é".
+_CONTINUATION = ("\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6"
+                 "\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039"
+                 "\u203a\u20ac\u2122")
+_MOJIBAKE = re.compile(f"[\u00c2-\u00f4][{_CONTINUATION}]{{1,3}}")
 
 
 def clean_text(value: str) -> str | None:
-    """``value`` unescaped and whitespace-normalised; ``None`` when empty or too long."""
-    text = normalize_space(unescape_entities(value))
+    """``value`` unescaped, mended and whitespace-normalised; ``None`` when empty or too
+    long."""
+    text = normalize_space(mend_mojibake(unescape_entities(value)))
     return text if 0 < len(text) <= MAX_TEXT_CHARS else None
+
+
+def mend_mojibake(value: str) -> str:
+    """UTF-8 text that was read as Latin-1 or Windows-1252 somewhere upstream ("itertools
+    â\x80\x94 Functions" in a ``<title>``) read back as UTF-8, sequence by sequence (the
+    rest of the string may be right); any other text unchanged."""
+    if not _MOJIBAKE.search(value):
+        return value
+    return _MOJIBAKE.sub(_mended, value)
+
+
+def _mended(match: re.Match[str]) -> str:
+    text = match.group()
+    for legacy in ("latin-1", "cp1252"):
+        try:
+            return text.encode(legacy).decode("utf-8")
+        except UnicodeError:
+            continue
+    return text
 
 
 def unescape_entities(value: str) -> str:
