@@ -123,3 +123,15 @@ def test_a_title_area_beside_the_post_stream_is_not_the_thread() -> None:
     thread = find_thread(parse_page(html).view)
     assert thread is not None
     assert [p.author for p in thread.posts] == ["user0", "user1", "user2", "user3"]
+
+
+def test_a_threads_blocks_are_its_messages_and_who_wrote_them_when_not_their_cards() -> None:
+    page = parse_page(_page("forum-thread.html"), FORUM_URL)
+    thread = find_thread(page.view)
+    assert thread is not None
+    kept = [b.text for b, keep in zip(page.view.blocks, thread.blocks, strict=True) if keep]
+    assert {"mira_k", "oldtimer", "fluxqueen"} <= set(kept)  # the line naming each author
+    assert sum(text.startswith("Mar ") for text in kept) == 3  # each post's date line
+    assert any(text.startswith("Buy the cheapest station") for text in kept)
+    for card in ("New member", "Well-known member", "Joined Jun 2011 · Messages 8,211"):
+        assert card not in kept

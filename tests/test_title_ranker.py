@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import feedsift
-from feedsift.extractors.title_ranker import title_options
+from feedsift.extractors.title_ranker import (
+    RankerPage,
+    has_structured_title,
+    host_spelled,
+    option_features,
+    title_options,
+    visible_titles,
+)
 from feedsift.metadata import read_metadata
 from feedsift.parsing.page import parse_page
 
@@ -53,3 +62,50 @@ def test_a_blog_header_link_does_not_title_the_post() -> None:
     </body></html>"""
     article = feedsift.extract(html, url="https://bikehugger.example/2024/winter-rides")
     assert (article.title, article.site_name) == ("Winter rides", "Bike Hugger")
+
+
+def test_a_site_name_is_spelled_by_its_host() -> None:
+    assert host_spelled("nymag", "new york magazine".split()) == 3
+    assert host_spelled("nymag", "new york magazine news features".split()) == 3  # name + section
+    assert host_spelled("foxnews", ["foxnews", "com"]) == 1
+    assert host_spelled("latimes", "los angeles times".split()) == 3
+    assert host_spelled("guardian", "the guardian".split()) == 2  # "the" may be left out
+    assert host_spelled("nymag", "new ideas".split()) == 0
+    assert host_spelled("cnn", "central news network".split()) == 3  # initials spell it too
+    assert host_spelled("cnn", "news of the day".split()) == 0  # the words' own order
+    assert host_spelled("", ["x"]) == 0
+
+
+def test_visible_titles_tell_printed_lines_from_links() -> None:
+    texts = ["Daily Intel", "Bradley Whitford on Playing Rahm Emanuel", "A long paragraph " * 30]
+    seen = visible_titles(texts, np.array([1.0, 0.0, 0.0]))
+    assert seen.linked == {"daily intel"}
+    assert seen.plain == {"bradley whitford on playing rahm emanuel"}  # long blocks left out
+
+
+OLD_NEWS = """<html><head><title>BBC NEWS | Technology | Apple iTunes phone due to launch</title>
+</head><body><table><tr><td><div><a href="/">BBC NEWS</a></div>
+<div><a href="/tech">Technology</a></div></td></tr>
+<tr><td><b>Apple iTunes phone due to launch</b><p>Apple is expected to unveil a phone that
+plays music bought from its iTunes store at an event on Wednesday, reports say.</p></td></tr>
+</table></body></html>"""
+
+
+def test_title_features_say_which_option_the_page_prints_and_which_part_is_longest() -> None:
+    page = parse_page(OLD_NEWS)
+    meta = read_metadata(page)
+    assert not has_structured_title(meta)
+    options = title_options(meta, None)
+    texts = [b.text for b in page.view.blocks]
+    link = np.array([b.link_share for b in page.view.blocks])
+    ranked = RankerPage(None, 0.0, "http://news.bbc.co.uk/2/hi/technology/1.stm",
+                        visible_titles(texts, link))  # fmt: skip
+    rows = {o.text: row for o, row in zip(options, option_features(options, meta, ranked),
+                                            strict=True)}  # fmt: skip
+    assert "BBC NEWS" not in rows  # the site's name (its front-page link, in the <title>)
+    headline, section = rows["Apple iTunes phone due to launch"], rows["Technology"]
+    # printed plain, printed as a link, the <title>'s longest part, structured, spells host
+    assert list(headline[:6]) == [1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    assert list(section[:6]) == [0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    spelled = rows["BBC NEWS | Technology"][:6]
+    assert list(spelled[4:6]) == [0.0, 1.0]  # "bbc" spelled by its first words only

@@ -43,8 +43,8 @@ from feedsift.extractors.product import specification_blocks
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
-from feedsift.extractors.thread import find_thread
-from feedsift.extractors.title_ranker import choose_title_text
+from feedsift.extractors.thread import Thread, find_thread
+from feedsift.extractors.title_ranker import RankerPage, choose_title_text, visible_titles
 from feedsift.extractors.token_classes import TokenClassCache
 from feedsift.metadata import PageMetadata, read_metadata
 from feedsift.metadata.dates import htmldate_published
@@ -176,7 +176,10 @@ class LearnedPageExtractor:
         block_source = FieldSource("title", "model", "title block")
         if meta is None:
             return block_title, block_source if block_title else None
-        option = choose_title_text(meta, block_title, decision.title_score, self._ranker, page.url)
+        visible = visible_titles([b.text for b in page.view.blocks],
+                                 decision.analysis.signals.link)  # fmt: skip
+        ranked = RankerPage(block_title, decision.title_score, page.url, visible)
+        option = choose_title_text(meta, ranked, self._ranker)
         if option is None:
             return None, None
         source, _, detail = option.first.partition("/")
@@ -195,6 +198,7 @@ class LearnedPageExtractor:
         thread = find_thread(page.view) if kind is PageKind.FORUM else None
         if thread is not None:
             shown = shown | thread.blocks
+            meta = _thread_date(meta, thread)
         if kind is PageKind.PRODUCT:
             shown = shown | specification_blocks(page.view, decision.best_subtree)
         if listing is None and _link_words_only(decision.analysis.signals, shown):
@@ -268,6 +272,10 @@ def _with_metadata(
     )  # fmt: skip
 
 
+#: The provenance detail of a date read off the date line near the title.
+DATE_LINE = "date line near the title"
+
+
 def _with_date(
     page: ParsedPage, decision: BlockDecision, meta: PageMetadata, htmldate: bool
 ) -> PageMetadata:
@@ -276,13 +284,31 @@ def _with_date(
     if meta.published is not None:
         return meta
     found = date_near_title(page.view, decision.analysis.signals, _date_anchors(decision))
-    source = FieldSource("published", "dom", "date line near the title")
+    source = FieldSource("published", "dom", DATE_LINE)
     if found is None and htmldate:
         found = htmldate_published(page.decoded.text, page.url)
         source = FieldSource("published", "htmldate", "find_date")
     if found is None:
         return meta
     return replace(meta, published=found, sources=(*meta.sources, source))
+
+
+#: Where a publication date was guessed rather than declared by the page.
+GUESSED_DATES = frozenset({("dom", DATE_LINE), ("htmldate", "find_date")})
+
+
+def _thread_date(meta: PageMetadata | None, thread: Thread) -> PageMetadata | None:
+    """A forum thread's date is its opening post's, unless the page declares one: a date
+    line near the title may be a reply's, htmldate's guess anything on the page."""
+    first = thread.posts[0].published if thread.posts else None
+    if meta is None or first is None:
+        return meta
+    sources = [s for s in meta.sources if s.field == "published"]
+    if sources and (sources[-1].source, sources[-1].detail) not in GUESSED_DATES:
+        return meta
+    kept = tuple(s for s in meta.sources if s.field != "published")
+    source = FieldSource("published", "dom", "the thread's first post")
+    return replace(meta, published=first, sources=(*kept, source))
 
 
 def _date_anchors(decision: BlockDecision) -> DateAnchors:

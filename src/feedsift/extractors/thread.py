@@ -20,7 +20,8 @@ from lxml import etree
 
 from feedsift.extractors.kinds import REPEATED_MIN_WORDS, forum_label
 from feedsift.metadata.dates import parse_datetime
-from feedsift.parsing.blocks import BlockView, Subtree
+from feedsift.metadata.textdates import find_text_date
+from feedsift.parsing.blocks import BlockView, Subtree, TextBlock
 from feedsift.records import Comment
 
 __all__ = ["MIN_POSTS", "Thread", "find_thread"]
@@ -30,6 +31,10 @@ MIN_POSTS = 2
 #: A post's blocks that are mostly links and longer than this are signatures and link
 #: lists, not the post (an author's name is a short link and stays).
 MAX_LINK_BLOCK_WORDS = 6
+#: Longest line of a post's header (its author and date) read as such.
+HEADER_WORDS = 8
+#: Elements whose text is a post's date.
+DATE_TAGS = frozenset({"time"})
 #: Share of a block's text in links from which it counts as a link block.
 LINK_BLOCK_SHARE = 0.6
 #: A post's text is the part of the post that holds at least this share of its words
@@ -122,10 +127,22 @@ def _text_part(view: BlockView, sub: Subtree, children: dict[int, list[Subtree]]
 
 def _post(view: BlockView, sub: Subtree, text_part: Subtree, mask: np.ndarray) -> Comment:
     chosen = [i for i in range(sub.first_block, sub.last_block + 1) if _kept_block(view, i)]
-    mask[chosen] = True
     own = [i for i in chosen if text_part.first_block <= i <= text_part.last_block]
+    author = _author(sub.element)
+    mask[own] = True
+    mask[[i for i in chosen if _header_line(view.blocks[i], author)]] = True
     text = "\n".join(view.blocks[i].text for i in own)
-    return Comment(text=text, author=_author(sub.element), published=_published(sub.element))
+    return Comment(text=text, author=author, published=_published(sub.element))
+
+
+def _header_line(block: TextBlock, author: str | None) -> bool:
+    """Whether a block of a post outside its message is the line that says who wrote it
+    and when (an author card's reputation, location, rank and post count are not)."""
+    if block.n_words > HEADER_WORDS:
+        return False
+    if author and author in block.text:
+        return True
+    return find_text_date(block.text) is not None or block.element.tag in DATE_TAGS
 
 
 def find_thread(view: BlockView) -> Thread | None:

@@ -18,11 +18,21 @@ import numpy as np
 
 from feedsift.extractors.model import Predictor
 from feedsift.metadata import PageMetadata
-from feedsift.metadata.titles import TITLE_SEPARATORS
+from feedsift.metadata.titles import STRUCTURED_TITLES, TITLE_SEPARATORS
 from feedsift.metadata.values import site_host
-from feedsift.text.tokens import normalize_space, token_f1, tokenize_lower
+from feedsift.text.tokens import lenient_title, normalize_space, token_f1, tokenize_lower
 
-__all__ = ["TitleOption", "choose_title_text", "option_features", "title_options"]
+__all__ = [
+    "RankerPage",
+    "TitleOption",
+    "VisibleTitles",
+    "choose_title_text",
+    "has_structured_title",
+    "host_spelled",
+    "option_features",
+    "title_options",
+    "visible_titles",
+]
 
 #: Where a title string can come from; one indicator column each.
 ORIGINS = (
@@ -31,7 +41,7 @@ ORIGINS = (
     "dom/itemprop:headline", "dom/other", "title-tag/title", "block",
 )  # fmt: skip
 #: Separators that join a story title to a site or section name.
-SEPARATOR = re.compile(r"\s(?:\||-|–|—|::|»|·|/)\s|:\s")
+SEPARATOR = re.compile(r"\s(?:\||-|--|–|—|::|»|·|/)\s|:\s")
 _PART = re.compile(r"-part:(\d+)$")
 #: Longest title in words the ranker considers (longer strings are descriptions).
 MAX_WORDS = 60
@@ -39,6 +49,43 @@ MAX_WORDS = 60
 QUOTE_MARKS = frozenset('"\'')
 #: Host labels that say nothing about the site (``www.golem.de`` is "golem").
 GENERIC_HOST_LABELS = frozenset({"www", "m", "amp", "mobile", "co", "com", "org", "net"})
+#: Words a site's name may carry that its host leaves out ("The Guardian" is guardian.com).
+HOST_SKIPPED_WORDS = frozenset({"the", "of", "and", "&", "a", "on", "la", "le", "die", "der"})
+_WORD = re.compile(r"[^\W_]+")
+#: Longest block, in words, compared with the title options: a headline is one line.
+MAX_VISIBLE_WORDS = 40
+#: Link share from which a block is a link (a menu item, a section's name, a teaser).
+LINKED_SHARE = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleTitles:
+    """The page's short blocks as a reader sees them (folded as titles are compared):
+    a headline is printed on the page, mostly not as a link; a section's or site's name is
+    printed as a link in the menu or the logo."""
+
+    plain: frozenset[str]
+    linked: frozenset[str]
+
+
+def visible_titles(texts: Sequence[str], link: np.ndarray) -> VisibleTitles:
+    """The short blocks of a page, split by whether they are links."""
+    plain: set[str] = set()
+    linked: set[str] = set()
+    for text, share in zip(texts, link, strict=True):
+        if len(text.split()) <= MAX_VISIBLE_WORDS:
+            (linked if share >= LINKED_SHARE else plain).add(lenient_title(text))
+    return VisibleTitles(frozenset(plain), frozenset(linked))
+
+
+@dataclass(frozen=True, slots=True)
+class RankerPage:
+    """What the ranker reads of the page besides its metadata."""
+
+    block_title: str | None  #: the title block's text
+    block_score: float  #: the title stage's score for it
+    url: str | None
+    visible: VisibleTitles = VisibleTitles(frozenset(), frozenset())
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +156,14 @@ def _mend_truncated(merged: dict[str, tuple[set[str], list[int], int, str]]) -> 
             merged[whole][1].extend(parts)
 
 
+def has_structured_title(meta: PageMetadata) -> bool:
+    """Whether the page declares a title for machines (JSON-LD headline, ``og:title`` ...):
+    where it does, the gold sets follow it; where it does not, the headline is the part of
+    the ``<title>`` that the page also prints."""
+    declared = {(c.source, c.detail) for c in meta.title_candidates}
+    return any(key in declared for key in STRUCTURED_TITLES)
+
+
 def _title_tag(meta: PageMetadata) -> str:
     return next((c.text for c in meta.title_candidates if c.source == "title-tag"), "")
 
@@ -123,11 +178,35 @@ class _PageTitles:
     host: str  #: the distinctive label of the page's host ("golem" for www.golem.de)
     texts: tuple[str, ...]  #: every option's text, case-folded
     block_score: float
+    visible: VisibleTitles
+    longest_part: str  #: the ``<title>``'s longest part, folded ("" for a one-part title)
+    structured: bool  #: the page declares a title for machines (JSON-LD, OpenGraph ...)
+    home: frozenset[str]  #: what links to the site's front page say, folded
 
 
 def _host_label(url: str | None) -> str:
     labels = [x for x in site_host(url).split(".") if x and x not in GENERIC_HOST_LABELS]
     return labels[-2] if len(labels) >= 2 else (labels[0] if labels else "")
+
+
+def host_spelled(host: str, words: Sequence[str]) -> int:
+    """How many leading ``words`` spell ``host`` by their prefixes, in order ("New York
+    Magazine" spells nymag with 3, "FOXNews.com" foxnews with 1, "BBC News Technology" bbc
+    with 1); 0 when none do. A name written in its site's host is the site's name."""
+    if not host:
+        return 0
+    reach: set[int] = {0}  # host letters covered after the words read so far
+    for count, word in enumerate(words, start=1):
+        grown = {i + n for i in reach for n in range(1, len(word) + 1)
+                 if host.startswith(word[:n], i)}  # fmt: skip
+        if word in HOST_SKIPPED_WORDS:
+            grown |= reach
+        if len(host) in grown:
+            return count
+        if not grown:
+            return 0
+        reach = grown
+    return 0
 
 
 def _ends_with_site(folded: str, page: _PageTitles) -> bool:
@@ -142,12 +221,32 @@ def _ends_with_site(folded: str, page: _PageTitles) -> bool:
                 or (page.host and page.host in tail))  # fmt: skip
 
 
+def _longest_part(tag: str) -> str:
+    """The longest piece of a ``<title>`` cut at site separators ("" when it is one piece):
+    the story's headline is most often the longest part, its site and section short."""
+    parts = [p.strip() for p in SEPARATOR.split(tag)]
+    if len(parts) < 2:
+        return ""
+    return lenient_title(max(parts, key=lambda p: len(tokenize_lower(p))))
+
+
+def _visibility(option: TitleOption, page: _PageTitles) -> list[float]:
+    folded = lenient_title(option.text)
+    words = _WORD.findall(folded)
+    spelled = host_spelled(page.host, words)
+    return [float(folded in page.visible.plain), float(folded in page.visible.linked),
+            float(bool(page.longest_part) and folded == page.longest_part),
+            float(page.structured), float(spelled > 0 and spelled == len(words)),
+            float(0 < spelled < len(words)), float(folded in page.home)]  # fmt: skip
+
+
 def _row(option: TitleOption, page: _PageTitles) -> list[float]:
     words = tokenize_lower(option.text)
     folded, tag_folded, site = option.text.casefold(), page.tag, page.site
     longer = [t for t in page.texts if t != folded and t.startswith(folded)]
     shorter = [t for t in page.texts if t != folded and folded.startswith(t)]
     return [
+        *_visibility(option, page),
         float(_ends_with_site(folded, page)), float(bool(longer)), float(bool(shorter)),
         *(float(origin in option.origins) for origin in ORIGINS),
         float(len(option.origins)), float(bool(option.parts)),
@@ -162,26 +261,28 @@ def _row(option: TitleOption, page: _PageTitles) -> list[float]:
 
 
 def option_features(
-    options: Sequence[TitleOption], meta: PageMetadata, block_score: float, url: str | None
+    options: Sequence[TitleOption], meta: PageMetadata, ranked: RankerPage
 ) -> np.ndarray:
     """One feature row per option."""
     tag = _title_tag(meta).casefold()
     page = _PageTitles(
         tag=tag, tag_tokens=tokenize_lower(tag), site=(meta.site_name or "").casefold(),
-        host=_host_label(url), texts=tuple(o.text.casefold() for o in options),
-        block_score=block_score,
+        host=_host_label(ranked.url or meta.canonical_url),
+        texts=tuple(o.text.casefold() for o in options),
+        block_score=ranked.block_score, visible=ranked.visible, longest_part=_longest_part(tag),
+        structured=has_structured_title(meta),
+        home=frozenset(lenient_title(name) for name in meta.home_links),
     )  # fmt: skip
     rows = [_row(option, page) for option in options]
     return np.array(rows, dtype=np.float64).reshape(len(options), -1)
 
 
 def choose_title_text(
-    meta: PageMetadata, block_title: str | None, block_score: float, model: Predictor,
-    url: str | None = None,
-) -> TitleOption | None:  # fmt: skip
+    meta: PageMetadata, ranked: RankerPage, model: Predictor
+) -> TitleOption | None:
     """The best-scoring title option, or ``None`` when the page offers none."""
-    options = title_options(meta, block_title)
+    options = title_options(meta, ranked.block_title)
     if not options:
         return None
-    scores = model.predict(option_features(options, meta, block_score, url))
+    scores = model.predict(option_features(options, meta, ranked))
     return options[int(np.argmax(scores))]

@@ -18,7 +18,12 @@ from feedsift.extractors.features import BlockContext, block_features
 from feedsift.extractors.model import Predictor
 from feedsift.extractors.stages import TitleChoice, block_scores, choose_title, score_subtrees
 from feedsift.extractors.subtrees import candidate_f1, subtree_candidates
-from feedsift.extractors.title_ranker import option_features, title_options
+from feedsift.extractors.title_ranker import (
+    RankerPage,
+    option_features,
+    title_options,
+    visible_titles,
+)
 from feedsift.extractors.titles import TITLE_LABEL_F1, TitleCandidates
 from feedsift.text.tokens import normalize_space
 from feedsift.training.examples import PageExample
@@ -96,7 +101,9 @@ def ranker_data(examples: Sequence[PageExample], choices: Sequence[TitleChoice])
         if not options:
             continue
         gold = normalize_space(ex.gold_title)
-        rows.append(option_features(options, ex.meta, choice.score, ex.url))
+        visible = visible_titles(ex.block_texts, ex.signals.link)
+        ranked = RankerPage(block_title, choice.score, ex.url, visible)
+        rows.append(option_features(options, ex.meta, ranked))
         targets.append(np.array([option.text == gold for option in options], dtype=np.int64))
     return _stack(rows, targets)
 
