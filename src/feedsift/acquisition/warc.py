@@ -1,11 +1,13 @@
 """Web archives in: the HTML pages of a WARC file's response records.
 
 :func:`read_warc` walks a WARC file (plain, or gzip with one member per record or one for
-the whole file) with FastWARC and yields, in file order, one :class:`WarcPage` per HTML
-response record with status 200 (its HTTP body freed of its transfer and content codings)
-and one :class:`WarcSkip` per other response record, saying why it gave no page:
+the whole file; a path or an open binary file) with FastWARC and yields, in file order, one
+:class:`WarcPage` per HTML response record with status 200 (its HTTP body freed of its
+transfer and content codings) and one :class:`WarcSkip` per other response record, saying
+why it gave no page:
 
-* ``not-html``: another media type (images, scripts, PDFs, feeds, ``dns:`` records);
+* ``not-html``: another media type (images, scripts, PDFs, feeds, ``dns:`` records), unless
+  the caller asks for it too (``media_types``: the Spark job also reads a crawl's feeds);
 * ``status``: an HTTP status other than 200 (redirects, errors, 304 revisits);
 * ``truncated``: the crawler cut the record (``WARC-Truncated``), so the page is partial;
 * ``too-large``: the body passes the size cap (counted decompressed, as for files);
@@ -42,6 +44,7 @@ __all__ = [
     "WarcPage",
     "WarcSkip",
     "read_warc",
+    "skip_detail",
 ]
 
 #: File names read as WARC files (case-insensitive).
@@ -75,13 +78,16 @@ _DECODERS: dict[str, Callable[[WarcReader | BinaryIO], WarcReader]] = {
 
 @dataclass(frozen=True, slots=True)
 class WarcPage:
-    """One HTML page from a WARC response record.
+    """One HTML page from a WARC response record (or a record of another media type the
+    reader was asked for).
 
     ``content_type`` is the HTTP ``Content-Type`` header as the server sent it (charset
     included), ``charset`` its charset parameter; ``body`` is the HTTP body without transfer
     or content coding, still in the page's own encoding. ``date`` is the record's
     ``WARC-Date`` (when it was captured), ``None`` when missing or unreadable; ``offset``
     where the record starts in the file (in compressed bytes for a ``.warc.gz``).
+    ``media_type`` is what made it a page: the HTTP ``Content-Type``'s media type, else
+    ``WARC-Identified-Payload-Type``'s, ``None`` for a body without either that starts as HTML.
     """
 
     url: str
@@ -92,6 +98,7 @@ class WarcPage:
     charset: str | None
     body: bytes
     offset: int
+    media_type: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +112,16 @@ class WarcSkip:
     offset: int
 
 
+def skip_detail(name: str, skip: WarcSkip) -> str:
+    """The part of a skip's detail worth counting: the media type, the status, the cause
+    (with the file's ``name`` for a broken record: it is a fault of that file)."""
+    if skip.reason == "status":
+        return skip.detail.removeprefix("HTTP ")
+    if skip.reason == "broken":
+        return f"{name}: {skip.detail}"
+    return skip.detail
+
+
 class _Skipped(Exception):
     """Raised inside the reader when a record gives no page."""
 
@@ -115,14 +132,19 @@ class _Skipped(Exception):
 
 
 def read_warc(
-    path: str, max_bytes: int = DEFAULT_MAX_RECORD_BYTES
+    source: str | BinaryIO,
+    max_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+    media_types: frozenset[str] = HTML_MEDIA_TYPES,
 ) -> Iterator[WarcPage | WarcSkip]:
-    """The HTML pages of the WARC file at ``path`` and the response records that gave none.
+    """The HTML pages of the WARC file ``source`` (a path, or a file open for reading bytes)
+    and the response records that gave none.
 
-    Raises :class:`~feedsift.errors.InputError` when the file cannot be opened or does not
-    start with a WARC record; a break later on is one ``broken`` :class:`WarcSkip`.
+    ``media_types`` are the HTTP media types that give a :class:`WarcPage` (HTML's by
+    default; a body without any media type is still read as HTML only if it starts as
+    HTML). Raises :class:`~feedsift.errors.InputError` when the file cannot be opened or
+    does not start with a WARC record; a break later on is one ``broken`` :class:`WarcSkip`.
     """
-    records = _records(path)
+    records = _records(source)
     seen = False
     offset = 0
     while True:
@@ -137,12 +159,13 @@ def read_warc(
             yield WarcSkip("broken", detail, None, None, offset)
             return
         seen, offset = True, record.stream_pos
-        yield _page_or_skip(record, max_bytes)
+        yield _page_or_skip(record, max_bytes, media_types)
 
 
-def _records(path: str) -> Iterator[WarcRecord]:
+def _records(source: str | BinaryIO) -> Iterator[WarcRecord]:
     try:
-        return iter(ArchiveIterator(path, record_types=WarcRecordType.response, parse_http=False))
+        return iter(ArchiveIterator(source, record_types=WarcRecordType.response,
+                                    parse_http=False))  # fmt: skip
     except OSError as exc:
         raise InputError(f"cannot read: {_reason(exc)}") from exc
 
@@ -151,14 +174,16 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
-def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | WarcSkip:
+def _page_or_skip(
+    record: WarcRecord, max_bytes: int, media_types: frozenset[str]
+) -> WarcPage | WarcSkip:
     url = _target_uri(record.headers.get("WARC-Target-URI"))
     record_id = record.record_id
     try:
         if not url or not record_id:
             missing = "WARC-Target-URI" if not url else "WARC-Record-ID"
             raise _Skipped("broken", f"no {missing} header")
-        return _page(record, url, record_id, max_bytes)
+        return _page(record, url, record_id, max_bytes, media_types)
     except _Skipped as skipped:
         return WarcSkip(skipped.reason, skipped.detail, url, record_id, record.stream_pos)
 
@@ -172,7 +197,9 @@ def _target_uri(value: str | None) -> str | None:
     return uri or None
 
 
-def _page(record: WarcRecord, url: str, record_id: str, max_bytes: int) -> WarcPage:
+def _page(
+    record: WarcRecord, url: str, record_id: str, max_bytes: int, media_types: frozenset[str]
+) -> WarcPage:
     """The page in ``record``; raises :class:`_Skipped` when there is none."""
     truncated = record.headers.get("WARC-Truncated")
     if truncated is not None:
@@ -188,7 +215,7 @@ def _page(record: WarcRecord, url: str, record_id: str, max_bytes: int) -> WarcP
     media_type = _media_type(content_type) or _media_type(
         record.headers.get("WARC-Identified-Payload-Type")
     )
-    if media_type is not None and media_type not in HTML_MEDIA_TYPES:
+    if media_type is not None and media_type not in media_types:
         raise _Skipped("not-html", media_type)
     body = _decoded(_raw_payload(record, max_bytes), headers, max_bytes)
     if media_type is None and not body[:SNIFF_BYTES].lstrip().lower().startswith(HTML_OPENINGS):
@@ -196,7 +223,7 @@ def _page(record: WarcRecord, url: str, record_id: str, max_bytes: int) -> WarcP
     return WarcPage(
         url=url, record_id=record_id, date=record.record_date, status=status,
         content_type=content_type or None, charset=record.http_charset, body=body,
-        offset=record.stream_pos,
+        offset=record.stream_pos, media_type=media_type,
     )  # fmt: skip
 
 

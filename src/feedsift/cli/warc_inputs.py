@@ -21,12 +21,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from feedsift.acquisition.warc import SkipReason, WarcSkip
+from feedsift.acquisition.warc import SkipReason, WarcSkip, skip_detail
 from feedsift.cli import report
 from feedsift.cli.inputs import InputSource, warc_sources
 from feedsift.errors import InputError
 
-__all__ = ["SKIP_LABELS", "WarcTally", "expand_warcs"]
+__all__ = ["FAILING_REASONS", "SKIP_LABELS", "WarcTally", "expand_warcs"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +37,10 @@ SKIP_LABELS: dict[SkipReason, str] = {
     "truncated": "truncated by the crawler (WARC-Truncated)",
     "too-large": "larger than --max-size",
     "broken": "broken",
+    "failed": "that did not extract",  # only ``feedsift spark`` counts these (extract names each)
 }
 #: Kinds that make the exit status 1: the record should have been readable.
-FAILING_REASONS: frozenset[SkipReason] = frozenset({"too-large", "broken"})
+FAILING_REASONS: frozenset[SkipReason] = frozenset({"too-large", "broken", "failed"})
 #: Most frequent details named on a kind's line ("image/png 7, text/css 2, ...").
 SHOWN_DETAILS = 3
 
@@ -56,7 +57,7 @@ class WarcTally:
 
     def skip(self, source: InputSource, skip: WarcSkip) -> None:
         self.skipped[skip.reason] += 1
-        self.details.setdefault(skip.reason, Counter())[_short(source, skip)] += 1
+        self.details.setdefault(skip.reason, Counter())[skip_detail(source.name, skip)] += 1
         where = skip.url or skip.record_id or f"byte {skip.offset}"
         logger.info("%s: %s: skipped, %s: %s", source.name, where, SKIP_LABELS[skip.reason],
                     skip.detail)  # fmt: skip
@@ -87,16 +88,6 @@ class WarcTally:
             logger.info("WARC: %d HTML pages in %d files", self.pages, self.files)
         for line in self.lines():
             report("WARC", line)
-
-
-def _short(source: InputSource, skip: WarcSkip) -> str:
-    """The part of a skip's detail worth counting: the media type, the status, the cause
-    (with the file's name for a broken record: it is a fault of that file)."""
-    if skip.reason == "status":
-        return skip.detail.removeprefix("HTTP ")
-    if skip.reason == "broken":
-        return f"{source.name}: {skip.detail}"
-    return skip.detail
 
 
 def expand_warcs(
