@@ -34,13 +34,17 @@ def _story(n: int, length: int = 40) -> str:
     return " ".join(WORDS[(n * 7 + i * (n % 5 + 1)) % len(WORDS)] for i in range(length)) + "."
 
 
-def _page(n: int, site: str = "harbour.example") -> ParsedPage:
+def _html(n: int) -> str:
+    """Post ``n`` of the harbour blog: its article between the site's template boxes."""
     body = (f"<article><h1>Story number {n}</h1><p>{_story(n)}</p>{SIGNOFF}"
             f"<p>{_story(n + 50)}</p>{PROMO}</article>")  # fmt: skip
-    html = (f"<html><head><title>Story number {n}</title></head><body>{NAV}{body}"
+    return (f"<html><head><title>Story number {n}</title></head><body>{NAV}{body}"
             "<footer><p>Copyright the harbour desk, all rights reserved.</p></footer>"
             "</body></html>")  # fmt: skip
-    return parse_page(html, f"https://{site}/posts/{n}/")
+
+
+def _page(n: int, site: str = "harbour.example") -> ParsedPage:
+    return parse_page(_html(n), f"https://{site}/posts/{n}/")
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,133 @@
+"""One partition's records, host after host, into article rows (runs in the executors).
+
+A partition arrives sorted by :class:`~feedsift.spark.records.RecordKey`: whole sites, each
+host's records together, its feed items first, then its pages in capture order. For each
+host, :func:`partition_rows` keeps the feed items (by link, at most
+:data:`MAX_HOST_ITEMS`) and streams the pages:
+
+* a host with fewer than :data:`MIN_HOST_PAGES` pages gets the page level alone, exactly as
+  ``feedsift extract`` extracts a WARC page (:func:`feedsift.extract`);
+* a bigger one gets the site-level engine of the crawl
+  (:class:`~feedsift.sitelevel.SiteModels`: URL Tree and DiffPost learned from the stream,
+  the per-field combiner checking them on the host's feed items), fed in capture order; its
+  learners are dropped when the host ends, so a partition holds one host's learners at a
+  time, within the URL Tree's eviction bounds (:class:`~feedsift.sitelevel.Eviction`).
+
+The learners are per host, as in the crawl (a registered domain's hosts often run different
+templates); the ``site`` column is the registered domain.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+
+from feedsift.acquisition.warc import WarcPage, WarcSkip
+from feedsift.api import extract
+from feedsift.errors import FeedsiftError
+from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.parsing.page import parse_page
+from feedsift.records import Article, FeedItem
+from feedsift.sitelevel.combiner import MIN_CHECKS
+from feedsift.sitelevel.models import SiteModels
+from feedsift.sitelevel.urltree import DEFAULT_N_MIN
+from feedsift.spark.reading import KeyedRecord
+from feedsift.spark.records import ArticleRow, RecordKey
+from feedsift.spark.tally import LEARNED, PAGE_LEVEL, JobTally
+
+__all__ = ["MAX_HOST_ITEMS", "MIN_HOST_PAGES", "HostRun", "article_row", "partition_rows"]
+
+logger = logging.getLogger(__name__)
+
+#: A host with fewer pages gets the page level alone: the URL Tree judges from a host's
+#: ``n_min``-th page, and the combiner wants :data:`MIN_CHECKS` checks on judged pages
+#: before it uses a method, so every field of a smaller host is the page level's anyway.
+MIN_HOST_PAGES = DEFAULT_N_MIN + MIN_CHECKS - 1
+#: Feed items kept per host (the first, in capture order): a crawl's feeds list a host's
+#: recent posts, a few hundred at most; more is an archive dump that would only cost memory.
+MAX_HOST_ITEMS = 10_000
+
+
+def partition_rows(
+    records: Iterable[KeyedRecord], extractor: LearnedPageExtractor, tally: JobTally
+) -> Iterator[ArticleRow]:
+    """The article rows of a sorted partition's pages (see the module)."""
+    for _, host_records in groupby(records, key=lambda pair: (pair[0].site, pair[0].host)):
+        yield from HostRun(extractor, tally).rows(host_records)
+
+
+class HostRun:
+    """One host's records: its feed items, its first pages held until the host is known to
+    be big enough to learn, then its learners."""
+
+    def __init__(self, extractor: LearnedPageExtractor, tally: JobTally) -> None:
+        self.extractor, self.tally = extractor, tally
+        self.items: dict[str, FeedItem] = {}
+        self.held: list[tuple[RecordKey, WarcPage]] = []
+        self.models: SiteModels | None = None
+
+    def rows(self, records: Iterable[KeyedRecord]) -> Iterator[ArticleRow]:
+        for key, record in records:
+            if isinstance(record, FeedItem):
+                if len(self.items) < MAX_HOST_ITEMS:
+                    self.items.setdefault(record.url or "", record)
+            elif self.models is not None:
+                yield from self._learned(key, record)
+            else:
+                self.held.append((key, record))
+                if len(self.held) >= MIN_HOST_PAGES:
+                    yield from self._start_learning()
+        if self.held:  # the host ended before it was big enough
+            self.tally.hosts[PAGE_LEVEL] += 1
+            for key, page in self.held:
+                yield from self._page_level(key, page)
+        self.models, self.items, self.held = None, {}, []
+
+    def _start_learning(self) -> Iterator[ArticleRow]:
+        self.models = SiteModels(self.extractor)
+        self.tally.hosts[LEARNED] += 1
+        held, self.held = self.held, []
+        for key, page in held:
+            yield from self._learned(key, page)
+
+    def _learned(self, key: RecordKey, record: WarcPage) -> Iterator[ArticleRow]:
+        assert self.models is not None
+        try:
+            page = parse_page(record.body, record.url, record.content_type)
+            article = self.models.process(page, record.date, item=self.items.get(record.url))
+        except Exception as exc:
+            self._failed(key, record, exc)
+            return
+        yield self._row(key, record, article)
+
+    def _page_level(self, key: RecordKey, record: WarcPage) -> Iterator[ArticleRow]:
+        try:
+            article = extract(record.body, record.url, content_type=record.content_type,
+                              extractor=self.extractor)  # fmt: skip
+        except Exception as exc:
+            self._failed(key, record, exc)
+            return
+        yield self._row(key, record, article)
+
+    def _row(self, key: RecordKey, record: WarcPage, article: Article) -> ArticleRow:
+        row = article_row(key.site, record, article)
+        self.tally.methods[row.method] += 1
+        return row
+
+    def _failed(self, key: RecordKey, record: WarcPage, exc: Exception) -> None:
+        reason = str(exc) if isinstance(exc, FeedsiftError) else f"internal error: {exc!r}"
+        logger.info("%s: %s did not extract: %s", key.source, record.url, reason)
+        skip = WarcSkip("failed", reason, record.url, record.record_id, record.offset)
+        self.tally.skip(key.source, skip)
+
+
+def article_row(site: str, record: WarcPage, article: Article) -> ArticleRow:
+    """The row of ``record``'s article."""
+    provenance = article.provenance
+    return ArticleRow(
+        url=record.url, site=site, kind=article.kind.value, title=article.title,
+        text=article.text, published=article.published, authors=article.authors,
+        language=article.language, method=provenance.method,
+        confidence=float(provenance.confidence), warc_record_id=record.record_id,
+    )  # fmt: skip

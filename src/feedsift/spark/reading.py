@@ -1,0 +1,88 @@
+"""One WARC file's records, keyed for the shuffle (runs in the executors).
+
+:func:`keyed_records` reads a file's bytes with :func:`~feedsift.acquisition.warc.read_warc`
+and yields ``(RecordKey, record)`` pairs: a :class:`~feedsift.acquisition.warc.WarcPage` for
+each HTML page, and a :class:`~feedsift.records.FeedItem` for each item of each feed the
+crawl captured (RSS, Atom, RDF, JSON Feed), keyed to the host its link names, so that a
+page's feed item reaches the page's partition ahead of it. Everything else is counted in
+the task's :class:`~feedsift.spark.tally.JobTally`: skipped records by reason, a file that
+is no WARC file as unreadable. Nothing here raises for bad input.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from feedsift.acquisition.discovery import FEED_ONLY_MEDIA_TYPES
+from feedsift.acquisition.feeds import parse_feed
+from feedsift.acquisition.fetcher import HTML_MEDIA_TYPES
+from feedsift.acquisition.warc import DEFAULT_MAX_RECORD_BYTES, WarcPage, WarcSkip, read_warc
+from feedsift.dedup.site import site_of
+from feedsift.errors import FeedsiftError, InputError
+from feedsift.records import FeedItem
+from feedsift.spark.records import ITEM_ORDER, PAGE_ORDER, RecordKey, capture_key
+from feedsift.spark.sites import registered_domain
+from feedsift.spark.tally import JobTally
+
+__all__ = ["READ_MEDIA_TYPES", "KeyedRecord", "keyed_records"]
+
+#: What a record must be to be read: HTML pages, and the feeds whose items check the
+#: site-level methods (the generic ``text/xml`` and JSON types are mostly not feeds).
+READ_MEDIA_TYPES = HTML_MEDIA_TYPES | FEED_ONLY_MEDIA_TYPES
+
+#: What the reading stage passes to the shuffle.
+KeyedRecord = tuple[RecordKey, WarcPage | FeedItem]
+
+
+def keyed_records(
+    name: str, data: bytes, tally: JobTally, max_bytes: int = DEFAULT_MAX_RECORD_BYTES
+) -> Iterator[KeyedRecord]:
+    """The pages and feed items of the WARC file ``name`` whose bytes are ``data``."""
+    try:
+        for record in read_warc(io.BytesIO(data), max_bytes, READ_MEDIA_TYPES):
+            if isinstance(record, WarcSkip):
+                tally.skip(name, record)
+            elif record.media_type in FEED_ONLY_MEDIA_TYPES:
+                yield from _feed_items(name, record, tally)
+            else:
+                yield from _page(name, record, tally)
+    except InputError as exc:
+        tally.unreadable[f"{name}: {exc}"] += 1
+        return
+    tally.files += 1
+
+
+def _page(name: str, page: WarcPage, tally: JobTally) -> Iterator[KeyedRecord]:
+    try:
+        host = site_of(page.url)
+    except InputError as exc:
+        tally.skip(name, WarcSkip("broken", str(exc), page.url, page.record_id, page.offset))
+        return
+    tally.pages += 1
+    key = RecordKey(registered_domain(host), host, PAGE_ORDER, capture_key(page.date), name,
+                    page.offset)  # fmt: skip
+    yield key, page
+
+
+def _feed_items(name: str, feed: WarcPage, tally: JobTally) -> Iterator[KeyedRecord]:
+    """Each item of the feed, keyed to its link's host (items without a usable link and
+    feeds that do not parse are passed over; the latter are counted as not HTML)."""
+    try:
+        sample = parse_feed(feed.body, feed.url, feed.content_type).sample()
+    except FeedsiftError:
+        detail = f"{feed.media_type} (not a readable feed)"
+        tally.skip(name, WarcSkip("not-html", detail, feed.url, feed.record_id, feed.offset))
+        return
+    tally.feeds += 1
+    captured = capture_key(feed.date)
+    for position, item in enumerate(sample.items):
+        try:
+            host = site_of(item.url) if item.url else ""
+        except InputError:
+            continue
+        if host:
+            tally.items += 1
+            key = RecordKey(registered_domain(host), host, ITEM_ORDER, captured, name,
+                            feed.offset, position)  # fmt: skip
+            yield key, item

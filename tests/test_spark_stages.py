@@ -1,0 +1,196 @@
+"""The Spark job's stages without Spark: site keys, ordering, reading, hosts and the tally."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+import feedsift
+from feedsift.acquisition.warc import WarcPage, WarcSkip
+from feedsift.api import bundled_extractor
+from feedsift.records import FeedItem
+from feedsift.spark.hosts import MIN_HOST_PAGES, partition_rows
+from feedsift.spark.job import spark_inputs
+from feedsift.spark.reading import KeyedRecord, keyed_records
+from feedsift.spark.records import (
+    ITEM_ORDER,
+    NO_DATE,
+    PAGE_ORDER,
+    ArticleRow,
+    RecordKey,
+    capture_key,
+    site_partition,
+)
+from feedsift.spark.sites import registered_domain
+from feedsift.spark.tally import LEARNED, MAX_DETAILS, OTHER_DETAILS, PAGE_LEVEL, JobTally
+from spark_warc import BIG_PAGES, BIG_SITE, IP_URL, SMALL_SITE, SMALL_URLS, big_url, write_crawl
+
+# --- site keys ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "site"),
+    [
+        ("news.bbc.co.uk", "bbc.co.uk"),  # a two-label public suffix
+        ("bbc.co.uk", "bbc.co.uk"),
+        ("www.example.com", "example.com"),
+        ("a.b.c.example.com.au", "example.com.au"),
+        ("jane.github.io", "jane.github.io"),  # the list's private section: a blog per name
+        ("shop.example.com:8443", "example.com"),  # the port does not make another site
+        ("192.168.10.4", "192.168.10.4"),  # an IP address is its own site, port and all
+        ("127.0.0.1:8080", "127.0.0.1:8080"),
+        ("localhost", "localhost"),
+        ("co.uk", "co.uk"),  # a suffix itself
+        ("News.Example.ORG", "example.org"),
+    ],
+)
+def test_the_site_is_the_registered_domain(host: str, site: str) -> None:
+    assert registered_domain(host) == site
+
+
+# --- ordering -------------------------------------------------------------------------------
+
+
+def test_capture_keys_sort_in_time_whatever_the_zone_and_undated_last() -> None:
+    paris = timezone(timedelta(hours=2))
+    early = datetime(2024, 5, 1, 13, 0, tzinfo=paris)  # 11:00 UTC
+    late = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+    assert capture_key(early) < capture_key(late) < capture_key(None) == NO_DATE
+    assert capture_key(datetime(2024, 5, 1, 12, 0, 0, 5, tzinfo=UTC)) > capture_key(late)
+
+
+def _key(host: str, order: int, when: datetime | None, offset: int = 0) -> RecordKey:
+    return RecordKey(registered_domain(host), host, order, capture_key(when), "f", offset)
+
+
+def test_a_site_sorts_host_by_host_items_first_then_pages_in_capture_order() -> None:
+    now = datetime(2024, 5, 1, tzinfo=UTC)
+    keys = [
+        _key("www.a.com", PAGE_ORDER, now + timedelta(hours=1)),
+        _key("blog.a.com", PAGE_ORDER, now),
+        _key("www.a.com", ITEM_ORDER, now + timedelta(days=1)),  # the feed fetched last
+        _key("www.a.com", PAGE_ORDER, None, 5),
+        _key("www.a.com", PAGE_ORDER, now),
+    ]
+    ordered = sorted(keys)
+    assert [(k.host, k.order) for k in ordered] == [
+        ("blog.a.com", PAGE_ORDER), *[("www.a.com", ITEM_ORDER)], *[("www.a.com", PAGE_ORDER)] * 3,
+    ]  # fmt: skip
+    assert [k.captured for k in ordered[2:]] == sorted(k.captured for k in ordered[2:])
+    assert ordered[-1].captured == NO_DATE
+    assert site_partition(keys[0]) == site_partition(keys[1])  # one site, one partition
+    assert site_partition(keys[0]) == zlib.crc32(b"a.com")  # the same in every process
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def crawl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_crawl(tmp_path_factory.mktemp("crawl") / "crawl.warc.gz")
+
+
+@pytest.fixture(scope="module")
+def keyed(crawl: Path) -> tuple[list[KeyedRecord], JobTally]:
+    tally = JobTally()
+    return list(keyed_records("crawl.warc.gz", crawl.read_bytes(), tally)), tally
+
+
+def test_reading_keys_pages_by_site_and_feed_items_by_their_links_host(
+    keyed: tuple[list[KeyedRecord], JobTally],
+) -> None:
+    records, tally = keyed
+    pages = [(k, r) for k, r in records if isinstance(r, WarcPage)]
+    items = [(k, r) for k, r in records if isinstance(r, FeedItem)]
+    assert len(pages) == BIG_PAGES + 3 and len(items) == BIG_PAGES
+    sites = {r.url: k.site for k, r in pages}
+    assert sites[big_url(0)] == BIG_SITE and sites[SMALL_URLS[0]] == SMALL_SITE
+    assert sites[IP_URL] == "127.0.0.1:8080"
+    assert all(k.order == ITEM_ORDER and k.host == f"{BIG_SITE}" for k, _ in items)
+    assert (tally.files, tally.pages, tally.feeds, tally.items) == (1, BIG_PAGES + 3, 1, 8)
+    assert tally.skipped == {"not-html": 1, "broken": 1}
+    assert tally.details["not-html"] == {"image/png": 1}
+
+
+def test_a_file_that_is_no_warc_is_counted_unreadable_not_raised() -> None:
+    tally = JobTally()
+    assert list(keyed_records("page.warc", b"<html>not a warc</html>", tally)) == []
+    assert tally.files == 0 and len(tally.unreadable) == 1
+    assert next(iter(tally.unreadable)).startswith("page.warc: not a readable WARC file")
+
+
+# --- hosts ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rows(keyed: tuple[list[KeyedRecord], JobTally]) -> tuple[list[ArticleRow], JobTally]:
+    tally = JobTally()
+    made = list(partition_rows(sorted(keyed[0]), bundled_extractor(), tally))
+    return made, tally
+
+
+def test_big_hosts_learn_and_small_ones_get_the_page_level(
+    rows: tuple[list[ArticleRow], JobTally], crawl: Path
+) -> None:
+    made, tally = rows
+    assert len(made) == BIG_PAGES + 3  # one row per HTML page
+    assert tally.hosts == {LEARNED: 1, PAGE_LEVEL: 2}
+    big = [row for row in made if row.site == BIG_SITE]
+    assert [row.url for row in big] == [big_url(n) for n in (3, 0, 7, 1, 5, 2, 6, 4)]
+    assert big[-1].method.startswith("hybrid-")  # the feed's checks chose a site method
+    assert "Subscribe to our weekly letter" not in big[-1].text
+    assert "Story number 4" in (big[-1].title or "")
+    small = {row.url: row for row in made if row.site != BIG_SITE}
+    assert {row.method for row in small.values()} == {"page"}
+    extracted = {a.page.url: a.article for a in feedsift.extract_warc(crawl)}
+    for url, row in small.items():  # exactly what feedsift extract gives
+        assert row.text == extracted[url].text and row.title == extracted[url].title
+        assert row.warc_record_id.startswith("<urn:uuid:")
+    assert sum(tally.methods.values()) == len(made) == tally.articles
+
+
+def test_a_page_that_fails_is_counted_and_the_host_goes_on() -> None:
+    now = datetime(2024, 5, 1, tzinfo=UTC)
+
+    def pages() -> Iterator[KeyedRecord]:
+        for n, body in enumerate((b"", b"<html><body><p>Hello there.</p></body></html>")):
+            url = f"https://one.example.com/{n}"
+            yield (_key("one.example.com", PAGE_ORDER, now, n),
+                   WarcPage(url, f"<id{n}>", now, 200, "text/html", None, body, n))  # fmt: skip
+
+    tally = JobTally()
+    made = list(partition_rows(pages(), bundled_extractor(), tally))
+    assert [row.url for row in made] == ["https://one.example.com/1"]
+    assert tally.skipped == {"failed": 1}
+    assert MIN_HOST_PAGES > 2
+
+
+# --- the tally ------------------------------------------------------------------------------
+
+
+def test_tallies_add_up_and_keep_a_bounded_number_of_details() -> None:
+    one, two = JobTally(files=1, pages=3), JobTally(files=2, pages=1)
+    for n in range(MAX_DETAILS + 5):
+        one.skip("a.warc", WarcSkip("status", f"HTTP status {400 + n}", None, None, n))
+    two.skip("b.warc", WarcSkip("broken", "cut short", None, None, 0))
+    two.methods["page"] += 2
+    total = JobTally().merge(one).merge(two)
+    assert (total.files, total.pages, total.articles) == (3, 4, 2)
+    assert total.skipped == {"status": MAX_DETAILS + 5, "broken": 1}
+    assert len(total.details["status"]) == MAX_DETAILS + 1
+    assert total.details["status"][OTHER_DETAILS] == 5
+    assert total.details["broken"] == {"b.warc: cut short": 1}
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+def test_inputs_become_file_urls_and_urls_pass_through(crawl: Path, tmp_path: Path) -> None:
+    resolved = spark_inputs([str(crawl.parent), "s3a://bucket/crawl/*.warc.gz",
+                             str(tmp_path / "none-*.warc.gz")])  # fmt: skip
+    assert resolved.paths == (crawl.resolve().as_uri(), "s3a://bucket/crawl/*.warc.gz")
+    assert resolved.missing == (str(tmp_path / "none-*.warc.gz"),)
