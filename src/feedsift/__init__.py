@@ -43,6 +43,7 @@ from feedsift.errors import (
     ModelError,
     NotFittedError,
     RobotsDisallowedError,
+    SparkJobError,
     StorageError,
     UnsafeAddressError,
 )
@@ -118,6 +119,7 @@ __all__ = [
     "SessionSettings",
     "SiteLearner",
     "SourceKind",
+    "SparkJobError",
     "StorageError",
     "Store",
     "Subtree",

@@ -18,6 +18,7 @@ __all__ = [
     "ModelError",
     "NotFittedError",
     "RobotsDisallowedError",
+    "SparkJobError",
     "StorageError",
     "UnsafeAddressError",
 ]
@@ -70,6 +71,11 @@ class ModelError(FeedsiftError):
 
 class NotFittedError(ModelError):
     """A learner was asked to extract before it was fitted."""
+
+
+class SparkJobError(FeedsiftError):
+    """``feedsift spark`` cannot run: PySpark or Java missing, inputs Spark cannot list, an
+    output that exists, or the Spark job itself failed."""
 
 
 class DatasetError(FeedsiftError):

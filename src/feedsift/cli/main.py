@@ -33,6 +33,7 @@ from feedsift.cli import (
     report,
     search_cmd,
     show_cmd,
+    spark_cmd,
     stats_cmd,
     templates_cmd,
     train_cmd,
@@ -64,6 +65,7 @@ examples:
   feedsift export --since 24h > new.jsonl
   feedsift search 'lighthouse keeper*' --since 7d   the stored articles that match, best first
   feedsift extract crawl.warc.gz -f jsonl -j 2   every HTML page of a web archive
+  feedsift spark 'crawls/*.warc.gz' -o articles.parquet   the same on Spark, site by site
   feedsift COMMAND --help               every option of a command, with examples
 
 exit status:
@@ -74,7 +76,7 @@ exit status:
 #: The command modules; each adds its sub-parser with ``register(subparsers)``.
 COMMANDS = (
     demo_cmd, extract_cmd, feeds_cmd, crawl_cmd, export_cmd, search_cmd, stats_cmd, show_cmd,
-    examples_cmd, bench_cmd, train_cmd, templates_cmd,
+    examples_cmd, bench_cmd, train_cmd, templates_cmd, spark_cmd,
 )  # fmt: skip
 
 

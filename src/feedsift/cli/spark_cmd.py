@@ -1,0 +1,146 @@
+"""``feedsift spark``: the HTML pages of web archives extracted site by site on Spark."""
+
+from __future__ import annotations
+
+import argparse
+
+from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
+from feedsift.cli.extract_cmd import MIB
+from feedsift.cli.numbers import whole_number
+from feedsift.cli.warc_inputs import WarcTally
+from feedsift.errors import SparkJobError
+from feedsift.spark.tally import LEARNED, PAGE_LEVEL, JobTally
+
+__all__ = ["register", "run"]
+
+DESCRIPTION = """\
+Extract every HTML page of WARC files on Apache Spark and write one Parquet row per page:
+url, site, kind, title, text, published, authors, language, method, confidence and
+warc_record_id.
+
+Spark reads the files in parallel (local paths, folders, globs, or any file system URL
+Spark reads: hdfs://, s3a://, gs://), keys each record by its site (the registered
+domain, from the Public Suffix List bundled with the `tld` package: news.bbc.co.uk and
+www.bbc.co.uk are one site, bbc.co.uk), sends each site to one partition and sorts it by
+capture time (WARC-Date). Each host with enough pages learns its template from its own
+stream, as `feedsift watch` does (URL Tree and DiffPost, checked field by field on the
+host's feed items when the crawl captured its RSS or Atom feeds); smaller hosts get the
+page-level extractor, the same text `feedsift extract` gives. The `method` column says
+which made each body.
+
+Records that are not HTML, not status 200, truncated by the crawler, too large or broken,
+and pages that fail to extract, are counted and reported at the end, one line per kind;
+they never stop the job. Needs the `spark` extra (pip install 'feedsift[spark]') and
+Java 17 or later. On a cluster, run it with spark-submit: see docs/scale.md."""
+
+EXAMPLES = """\
+examples:
+  feedsift spark crawl.warc.gz -o articles.parquet          this machine, all cores
+  feedsift spark crawls/ -o out.parquet --master 'local[2]'  every WARC file under crawls/
+  feedsift spark 's3a://bucket/crawl/*.warc.gz' -o s3a://bucket/articles --overwrite
+  feedsift spark a.warc.gz b.warc.gz -o out.parquet --conf spark.driver.memory=4g
+
+read the output with Spark, pandas or DuckDB:
+  python -c "import pandas; print(pandas.read_parquet('out.parquet').head())"
+"""
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "spark", help="extract the pages of WARC files on Apache Spark, into Parquet",
+        description=DESCRIPTION, epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    parser.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="WARC files, folders of them, globs or file system URLs",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="the Parquet folder to write (a path or a URL)",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace OUT when it exists (default: refuse)"
+    )
+    group = parser.add_argument_group("Spark")
+    group.add_argument(
+        "--master",
+        default=None,
+        metavar="URL",
+        help="where to run: local[N], spark://HOST:PORT, yarn ... (default: "
+        "spark-submit's --master, else local[*])",
+    )
+    group.add_argument(
+        "--partitions",
+        type=whole_number(1),
+        default=None,
+        metavar="N",
+        help="partitions the sites are spread over (default: Spark's default parallelism)",
+    )
+    group.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        type=_setting,
+        help="another Spark setting (repeatable)",
+    )
+    group.add_argument(
+        "--max-size",
+        type=float,
+        default=50.0,
+        metavar="MB",
+        help="skip records larger than this, decompressed (default: 50)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _setting(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), value
+
+
+def run(args: argparse.Namespace) -> int:
+    from feedsift.spark.job import JobSettings, run_job, spark_inputs
+
+    inputs = spark_inputs(args.inputs)
+    for missing in inputs.missing:
+        report(missing, "no such file, folder of WARC files or glob match")
+    if not inputs.paths:
+        raise SparkJobError("no input to read")
+    settings = JobSettings(
+        inputs=inputs.paths, output=args.output, master=args.master,
+        partitions=args.partitions, max_bytes=int(args.max_size * MIB),
+        overwrite=args.overwrite, config=tuple(args.conf),
+    )  # fmt: skip
+    tally = run_job(settings)
+    failures = _report(tally) + len(inputs.missing)
+    print(f"spark: {_summary(tally)}")
+    print(f"output: {args.output}")
+    return EXIT_FAILED if failures else EXIT_OK
+
+
+def _report(tally: JobTally) -> int:
+    """Say what the run met on stderr; the number of failed inputs and records."""
+    for name, count in tally.unreadable.items():
+        report(None, f"{name}" + (f" (×{count})" if count > 1 else ""))
+    warcs = WarcTally(pages=tally.pages, files=tally.files, skipped=tally.skipped,
+                      details=tally.details)  # fmt: skip
+    warcs.report()
+    return sum(tally.unreadable.values()) + warcs.failures - warcs.unreadable
+
+
+def _summary(tally: JobTally) -> str:
+    methods = ", ".join(f"{m} {n}" for m, n in tally.methods.most_common()) or "none"
+    return (
+        f"{tally.articles} articles from {tally.pages} HTML pages of {tally.files} WARC "
+        f"file(s) ({tally.feeds} feeds, {tally.items} items); {tally.hosts[LEARNED]} hosts "
+        f"learned, {tally.hosts[PAGE_LEVEL]} on the page level; bodies by {methods}"
+    )
