@@ -1,0 +1,109 @@
+"""Spark's overhead: ``feedsift spark --master local[N]`` against ``feedsift extract -j N``.
+
+Builds one ``.warc.gz`` per size from pages with a URL of ``../shared/bench`` and
+``../shared/sites`` (``warc_roundtrip``'s sample: every dataset folder in turn), then times
+
+  feedsift spark SAMPLE.warc.gz -o OUT.parquet --master local[N]
+  feedsift extract SAMPLE.warc.gz -f jsonl -o OUT.jsonl -j N
+
+as whole commands (the Spark time includes starting the JVM), and prints the ratio per size.
+It also checks the Parquet: one row per page, and for every row the page level made
+(``method`` = ``page``) the same text as ``feedsift extract``; hosts with enough pages in
+the sample learn their site-level methods, whose texts may differ by design.
+
+  python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from warc_roundtrip import sample_pages, write_sample_warc
+
+
+def timed(command: list[str]) -> tuple[float, str]:
+    """Run ``command``; the seconds it took and its stdout (its stderr shown when it
+    fails)."""
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if result.returncode not in (0, 1):
+        print(result.stderr[-3000:], file=sys.stderr)
+        raise SystemExit(f"{command[3]} failed with status {result.returncode}")
+    return seconds, result.stdout
+
+
+def spark_rows(out: Path) -> list[dict[str, Any]]:
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+             .getOrCreate())  # fmt: skip
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        frame = spark.read.parquet(str(out)).select("warc_record_id", "text", "method")
+        return [row.asDict() for row in frame.collect()]
+    finally:
+        spark.stop()
+
+
+def check(rows: list[dict[str, Any]], jsonl: Path, pages: int) -> str:
+    """One line: rows per page, methods, and page-level rows whose text differs (matched by
+    record id: a sample may hold one URL twice, from two datasets)."""
+    with jsonl.open(encoding="utf-8") as handle:
+        extracted = {r["warc_record_id"]: r["text"] for r in map(json.loads, handle)}
+    page_level = [row for row in rows if row["method"] == "page"]
+    differ = sum(row["text"] != extracted.get(row["warc_record_id"]) for row in page_level)
+    methods = Counter(row["method"] for row in rows)
+    return (f"{len(rows)} rows for {pages} pages ({len(extracted)} from extract); methods "
+            f"{dict(methods.most_common())}; page-level rows with another text than "
+            f"extract's: {differ} of {len(page_level)}")  # fmt: skip
+
+
+def measure(pages: int, args: argparse.Namespace, work: Path) -> tuple[float, float, str]:
+    """Both commands' seconds on a sample of ``pages``, and what the check and Spark's
+    summary say."""
+    sample = sample_pages(args.shared, pages, args.seed)
+    warc = work / f"sample-{pages}.warc.gz"
+    write_sample_warc(sample, warc)
+    python = [sys.executable, "-m", "feedsift"]
+    out, jsonl = work / f"spark-{pages}.parquet", work / f"extract-{pages}.jsonl"
+    spark_s, summary = timed([*python, "spark", str(warc), "-o", str(out), "--master",
+                              f"local[{args.jobs}]"])  # fmt: skip
+    extract_s, _ = timed([*python, "extract", str(warc), "-f", "jsonl", "-o", str(jsonl),
+                          "-j", str(args.jobs)])  # fmt: skip
+    note = check(spark_rows(out), jsonl, len(sample))
+    return spark_s, extract_s, f"{note}\n  {summary.splitlines()[0]}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shared", type=Path, default=Path("../shared"))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000])
+    parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    args = parser.parse_args()
+    if not (args.shared / "bench").is_dir():
+        print(f"{args.shared}/bench is missing: this check needs ../shared", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="spark-throughput-"))
+    print(f"pages   spark local[{args.jobs}]   extract -j {args.jobs}   ratio")
+    notes = []
+    for pages in args.sizes:
+        spark_s, extract_s, note = measure(pages, args, work)
+        print(f"{pages:5d}   {spark_s:10.1f} s   {extract_s:10.1f} s   {spark_s / extract_s:5.2f}",
+              flush=True)  # fmt: skip
+        notes.append(f"{pages}: {note}")
+    print("\n".join(notes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
