@@ -227,3 +227,14 @@ def test_a_title_written_as_mojibake_is_read_back() -> None:
     page = parse_page("<html><head><title>itertools \u00e2\u0080\u0094 Functions</title>"
                       "</head><body><p>x</p></body></html>")  # fmt: skip
     assert read_metadata(page).title == "itertools — Functions"
+
+
+def test_a_relative_link_to_this_folder_is_the_front_page_only_at_the_root() -> None:
+    # MkDocs writes href="./" on the current page's own tab: "Models - Pydantic" is not
+    # a site called "Models"
+    html = """<html><head><title>Models - Pydantic Validation</title></head><body>
+    <nav><a href="./">Models</a></nav><h1>Models</h1><p>Text.</p></body></html>"""
+    docs = read_metadata(parse_page(html, url="https://docs.example/latest/concepts/models/"))
+    assert docs.site_name is None and docs.home_links == ()
+    root = read_metadata(parse_page(html, url="https://docs.example/index.html"))
+    assert root.home_links == ("Models",)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
@@ -42,6 +43,11 @@ HOME_HREF = re.compile(
     r"|\./|(?:https?:)?//[^/?#\s]+",
     re.IGNORECASE,
 )
+
+#: A front page's path: the root, a language's root (``/en/``), their ``index.html``. A
+#: relative ``./`` points at the front page only from a page in such a folder: on a docs
+#: page (``/latest/concepts/models/``) it is the page itself, not the site's home.
+FRONT_PATH = re.compile(r"/(?:[a-z]{2}(?:[-_][a-z]{2,4})?/)?(?:index\.html?)?", re.IGNORECASE)
 
 #: Front-page link texts that are menu entries, never a site's name (a front page titled
 #: "Home | Retypeset" must not be named "Home").
@@ -124,13 +130,24 @@ def front_page_names(index: MarkupIndex, page_url: str | None) -> Iterator[str]:
     menu words ("Home") left out. An absolute link to the front page of a host other than
     the page's (or its ``<base>``'s) is not this site's."""
     own = {site_host(url) for url in (page_url, index.base_href)} - {""}
+    here_is_front = _in_front_folder(index.base_href or page_url)
     for anchor, href in _home_links(index.anchors):
         host = site_host(href)
-        if host and own and host not in own:
+        if (host and own and host not in own) or (href.startswith("./") and not here_is_front):
             continue
         for name in _anchor_names(anchor):
             if name.casefold() not in HOME_MENU_WORDS:
                 yield name
+
+
+def _in_front_folder(url: str | None) -> bool:
+    """Whether ``./`` from ``url`` is a front page (``True`` when the address is unknown)."""
+    if not url:
+        return True
+    try:
+        return FRONT_PATH.fullmatch(urlsplit(urljoin(url, "./")).path or "/") is not None
+    except ValueError:
+        return False
 
 
 def _home_links(anchors: tuple[etree._Element, ...]) -> Iterator[tuple[etree._Element, str]]:
