@@ -53,12 +53,17 @@ class Comparison:
     differing: tuple[str, ...]  #: "dataset/id: field, field" of each page not the same
 
 
-def sample_pages(shared: Path, count: int, seed: int) -> list[GoldPage]:
-    """``count`` pages with an http(s) URL, taken in turn from every dataset folder."""
+def sample_pages(
+    shared: Path, count: int, seed: int, exclude: Path | None = None
+) -> list[GoldPage]:
+    """``count`` pages with an http(s) URL, taken in turn from every dataset folder (but
+    those under ``exclude``)."""
     rng = random.Random(seed)
     pools = []
     for root in (shared / "bench", shared / "sites"):
         for folder in sorted(gold.parent for gold in root.rglob("gold.jsonl")):
+            if exclude is not None and folder.resolve().is_relative_to(exclude):
+                continue
             pages = [p for p in iter_pages(folder, "all") if (p.url or "").startswith("http")]
             rng.shuffle(pages)
             pools.append(pages)
