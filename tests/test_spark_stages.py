@@ -26,7 +26,14 @@ from feedsift.spark.records import (
     site_partition,
 )
 from feedsift.spark.sites import registered_domain
-from feedsift.spark.tally import LEARNED, MAX_DETAILS, OTHER_DETAILS, PAGE_LEVEL, JobTally
+from feedsift.spark.tally import (
+    LEARNED,
+    MAX_DETAILS,
+    OTHER_DETAILS,
+    PAGE_LEVEL,
+    TEMPLATE,
+    JobTally,
+)
 from spark_warc import BIG_PAGES, BIG_SITE, IP_URL, SMALL_SITE, SMALL_URLS, big_url, write_crawl
 
 # --- site keys ------------------------------------------------------------------------------
@@ -138,7 +145,7 @@ def test_big_hosts_learn_and_small_ones_get_the_page_level(
 ) -> None:
     made, tally = rows
     assert len(made) == BIG_PAGES + 3  # one row per HTML page
-    assert tally.hosts == {LEARNED: 1, PAGE_LEVEL: 2}
+    assert tally.hosts == {LEARNED: 1, PAGE_LEVEL: 2, TEMPLATE: 1}  # 8 items: template at 4
     big = [row for row in made if row.site == BIG_SITE]
     assert [row.url for row in big] == [big_url(n) for n in (3, 0, 7, 1, 5, 2, 6, 4)]
     assert big[-1].method.startswith("hybrid-")  # the feed's checks chose a site method

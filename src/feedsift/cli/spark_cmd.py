@@ -9,7 +9,7 @@ from feedsift.cli.extract_cmd import MIB
 from feedsift.cli.numbers import whole_number
 from feedsift.cli.warc_inputs import WarcTally
 from feedsift.errors import SparkJobError
-from feedsift.spark.tally import LEARNED, PAGE_LEVEL, JobTally
+from feedsift.spark.tally import LEARNED, PAGE_LEVEL, TEMPLATE, JobTally
 
 __all__ = ["register", "run"]
 
@@ -142,5 +142,6 @@ def _summary(tally: JobTally) -> str:
     return (
         f"{tally.articles} articles from {tally.pages} HTML pages of {tally.files} WARC "
         f"file(s) ({tally.feeds} feeds, {tally.items} items); {tally.hosts[LEARNED]} hosts "
-        f"learned, {tally.hosts[PAGE_LEVEL]} on the page level; bodies by {methods}"
+        f"learned ({tally.hosts[TEMPLATE]} with a feed template), {tally.hosts[PAGE_LEVEL]} "
+        f"on the page level; bodies by {methods}"
     )

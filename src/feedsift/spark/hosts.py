@@ -11,7 +11,9 @@ host, :func:`partition_rows` keeps the feed items (by link, at most
   (:class:`~feedsift.sitelevel.SiteModels`: URL Tree and DiffPost learned from the stream,
   the per-field combiner checking them on the host's feed items), fed in capture order; its
   learners are dropped when the host ends, so a partition holds one host's learners at a
-  time, within the URL Tree's eviction bounds (:class:`~feedsift.sitelevel.Eviction`).
+  time, within the URL Tree's eviction bounds (:class:`~feedsift.sitelevel.Eviction`);
+  like the crawl, it learns the host's feed template from item pages and gives it to
+  the combiner to check on the later ones (:mod:`feedsift.spark.templating`).
 
 The learners are per host, as in the crawl (a registered domain's hosts often run different
 templates); the ``site`` column is the registered domain.
@@ -27,14 +29,15 @@ from feedsift.acquisition.warc import WarcPage, WarcSkip
 from feedsift.api import extract
 from feedsift.errors import FeedsiftError
 from feedsift.extractors.page import LearnedPageExtractor
-from feedsift.parsing.page import parse_page
+from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article, FeedItem
 from feedsift.sitelevel.combiner import MIN_CHECKS
 from feedsift.sitelevel.models import SiteModels
 from feedsift.sitelevel.urltree import DEFAULT_N_MIN
 from feedsift.spark.reading import KeyedRecord
 from feedsift.spark.records import ArticleRow, RecordKey
-from feedsift.spark.tally import LEARNED, PAGE_LEVEL, JobTally
+from feedsift.spark.tally import LEARNED, PAGE_LEVEL, TEMPLATE, JobTally
+from feedsift.spark.templating import HostTemplate
 
 __all__ = ["MAX_HOST_ITEMS", "MIN_HOST_PAGES", "HostRun", "article_row", "partition_rows"]
 
@@ -66,6 +69,7 @@ class HostRun:
         self.items: dict[str, FeedItem] = {}
         self.held: list[tuple[RecordKey, WarcPage]] = []
         self.models: SiteModels | None = None
+        self.template: HostTemplate | None = None
 
     def rows(self, records: Iterable[KeyedRecord]) -> Iterator[ArticleRow]:
         for key, record in records:
@@ -82,10 +86,11 @@ class HostRun:
             self.tally.hosts[PAGE_LEVEL] += 1
             for key, page in self.held:
                 yield from self._page_level(key, page)
-        self.models, self.items, self.held = None, {}, []
+        self.models, self.template, self.items, self.held = None, None, {}, []
 
     def _start_learning(self) -> Iterator[ArticleRow]:
         self.models = SiteModels(self.extractor)
+        self.template = HostTemplate(len(self.items))
         self.tally.hosts[LEARNED] += 1
         held, self.held = self.held, []
         for key, page in held:
@@ -93,13 +98,25 @@ class HostRun:
 
     def _learned(self, key: RecordKey, record: WarcPage) -> Iterator[ArticleRow]:
         assert self.models is not None
+        item = self.items.get(record.url)
         try:
             page = parse_page(record.body, record.url, record.content_type)
-            article = self.models.process(page, record.date, item=self.items.get(record.url))
+            article = self.models.process(page, record.date, item=item)
         except Exception as exc:
             self._failed(key, record, exc)
             return
+        if item is not None:
+            self._teach(key.host, item, page)
         yield self._row(key, record, article)
+
+    def _teach(self, host: str, item: FeedItem, page: ParsedPage) -> None:
+        """Keep an item page for the host's template; hand the template to the combiner
+        once it is learned."""
+        assert self.models is not None and self.template is not None
+        state = self.template.add(item, page)
+        if state is not None:
+            self.models.use_template(host, state)
+            self.tally.hosts[TEMPLATE] += 1
 
     def _page_level(self, key: RecordKey, record: WarcPage) -> Iterator[ArticleRow]:
         try:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from feedsift.acquisition.warc import SkipReason, WarcSkip, skip_detail
 
-__all__ = ["LEARNED", "MAX_DETAILS", "OTHER_DETAILS", "PAGE_LEVEL", "JobTally"]
+__all__ = ["LEARNED", "MAX_DETAILS", "OTHER_DETAILS", "PAGE_LEVEL", "TEMPLATE", "JobTally"]
 
 #: Distinct details kept per kind of skipped record: the report names the commonest three,
 #: and a file of broken records must not send one detail per record to the driver.
@@ -23,6 +23,8 @@ OTHER_DETAILS = "others"
 #: How a host's pages were extracted: with its own learned methods, or the page level alone.
 LEARNED = "learned"
 PAGE_LEVEL = "page level"
+#: Learned hosts that also learned a feed template from their item pages.
+TEMPLATE = "template"
 
 
 @dataclass(slots=True)
@@ -37,7 +39,7 @@ class JobTally:
     details: dict[SkipReason, Counter[str]] = field(default_factory=dict)
     unreadable: Counter[str] = field(default_factory=Counter)  #: "file: reason"
     methods: Counter[str] = field(default_factory=Counter)  #: articles by body method
-    hosts: Counter[str] = field(default_factory=Counter)  #: LEARNED / PAGE_LEVEL
+    hosts: Counter[str] = field(default_factory=Counter)  #: LEARNED / PAGE_LEVEL / TEMPLATE
 
     def skip(self, name: str, skip: WarcSkip) -> None:
         """Count a record of the file ``name`` that gave no article."""
