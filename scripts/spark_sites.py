@@ -24,7 +24,8 @@ includes starting the JVM),
 
 and reports rows against HTML records, the ``method`` counts per blog, and both outputs'
 quality on the blogs' posts against the gold: body word-LCS F1 (feedsift's scorer),
-title (lenient: case, quotes and dashes) and date (the same calendar day).
+title (lenient: case, quotes and dashes) and date (the same calendar day, in the zone the
+page stated: the Parquet's ``published`` instant and ``published_offset``).
 
   python scripts/spark_sites.py --sample 1000 -j 2
 """
@@ -40,7 +41,7 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -211,10 +212,23 @@ def spark_rows(out: Path) -> list[dict[str, Any]]:
              .getOrCreate())  # fmt: skip
     spark.sparkContext.setLogLevel("ERROR")
     try:
-        columns = ("warc_record_id", "url", "title", "text", "published", "method")
-        return [row.asDict() for row in spark.read.parquet(str(out)).select(*columns).collect()]
+        columns = ("warc_record_id", "url", "title", "text", "published", "published_offset",
+                   "method")  # fmt: skip
+        rows = [row.asDict() for row in spark.read.parquet(str(out)).select(*columns).collect()]
     finally:
         spark.stop()
+    for row in rows:
+        row["published"] = stated_time(row["published"], row.pop("published_offset"))
+    return rows
+
+
+def stated_time(published: datetime | None, offset: int | None) -> datetime | None:
+    """The time the page stated, from the Parquet's instant (which PySpark hands back as a
+    naive local time) and offset (minutes east of UTC)."""
+    if published is None:
+        return None
+    moment = published.astimezone(UTC)
+    return moment if offset is None else moment.astimezone(timezone(timedelta(minutes=offset)))
 
 
 def extract_rows(jsonl: Path) -> list[dict[str, Any]]:

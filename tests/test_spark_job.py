@@ -60,8 +60,8 @@ def test_one_row_per_html_record_with_its_site_and_method(run: dict[str, Any]) -
     assert len(run["rows"]) == len(rows) == BIG_PAGES + 3
     assert set(rows) == {*(big_url(n) for n in range(BIG_PAGES)), *SMALL_URLS, IP_URL}
     assert list(run["rows"][0]) == ["url", "site", "kind", "title", "text", "published",
-                                    "authors", "language", "method", "confidence",
-                                    "warc_record_id"]  # fmt: skip
+                                    "published_offset", "authors", "language", "method",
+                                    "confidence", "warc_record_id"]  # fmt: skip
     assert {rows[big_url(n)]["site"] for n in range(BIG_PAGES)} == {BIG_SITE}
     assert {rows[url]["site"] for url in SMALL_URLS} == {SMALL_SITE}
     assert rows[IP_URL]["site"] == "127.0.0.1:8080"

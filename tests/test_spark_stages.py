@@ -23,6 +23,7 @@ from feedsift.spark.records import (
     ArticleRow,
     RecordKey,
     capture_key,
+    published_columns,
     site_partition,
 )
 from feedsift.spark.sites import registered_domain
@@ -68,6 +69,17 @@ def test_capture_keys_sort_in_time_whatever_the_zone_and_undated_last() -> None:
     late = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
     assert capture_key(early) < capture_key(late) < capture_key(None) == NO_DATE
     assert capture_key(datetime(2024, 5, 1, 12, 0, 0, 5, tzinfo=UTC)) > capture_key(late)
+
+
+def test_published_keeps_its_instant_and_the_offset_that_gives_the_pages_own_day() -> None:
+    berlin = datetime(2023, 6, 29, 0, 30, tzinfo=timezone(timedelta(hours=2)))
+    instant, offset = published_columns(berlin)
+    assert instant == datetime(2023, 6, 28, 22, 30, tzinfo=UTC) and offset == 120
+    assert (instant + timedelta(minutes=offset)).date().isoformat() == "2023-06-29"
+    west = published_columns(datetime(2023, 6, 29, 23, 0, tzinfo=timezone(timedelta(hours=-3))))
+    assert west == (datetime(2023, 6, 30, 2, 0, tzinfo=UTC), -180)
+    assert published_columns(datetime(2023, 6, 29)) == (datetime(2023, 6, 29, tzinfo=UTC), None)
+    assert published_columns(None) == (None, None)
 
 
 def _key(host: str, order: int, when: datetime | None, offset: int = 0) -> RecordKey:

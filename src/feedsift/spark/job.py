@@ -206,8 +206,10 @@ def _schema() -> StructType:
     """The Parquet schema: :data:`ARTICLE_COLUMNS` with their Spark types."""
     from pyspark.sql import types as t
 
-    text, nullable = t.StringType(), {"title", "published", "language"}
+    text = t.StringType()
+    nullable = {"title", "published", "published_offset", "language"}
     kinds: dict[str, t.DataType] = {"published": t.TimestampType(),
+                                    "published_offset": t.IntegerType(),
                                     "authors": t.ArrayType(text, containsNull=False),
                                     "confidence": t.DoubleType()}  # fmt: skip
     return t.StructType([t.StructField(name, kinds.get(name, text), name in nullable)

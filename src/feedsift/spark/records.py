@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 __all__ = [
     "ARTICLE_COLUMNS",
@@ -20,6 +20,7 @@ __all__ = [
     "ArticleRow",
     "RecordKey",
     "capture_key",
+    "published_columns",
     "site_partition",
 ]
 
@@ -76,15 +77,29 @@ class ArticleRow:
     warc_record_id: str
 
     def values(self) -> tuple[object, ...]:
-        """The fields in :data:`ARTICLE_COLUMNS` order (authors as a list, as Spark's
-        arrays are)."""
-        return (self.url, self.site, self.kind, self.title, self.text, self.published,
-                list(self.authors), self.language, self.method, self.confidence,
-                self.warc_record_id)  # fmt: skip
+        """The values in :data:`ARTICLE_COLUMNS` order (``published`` as its two columns,
+        :func:`published_columns`; authors as a list, as Spark's arrays are)."""
+        return (self.url, self.site, self.kind, self.title, self.text,
+                *published_columns(self.published), list(self.authors), self.language,
+                self.method, self.confidence, self.warc_record_id)  # fmt: skip
 
 
-#: The output's columns, in order.
+def published_columns(moment: datetime | None) -> tuple[datetime | None, int | None]:
+    """A publication time as Parquet keeps it: the instant in UTC, and the offset the page
+    stated, in minutes east of UTC (Parquet's timestamps hold no zone, and without the
+    offset a post dated midnight in Berlin would be on the day before). A time stated
+    without a zone is taken as UTC, so its day stays the stated day on every machine (Spark
+    would read it in the worker's local zone), and its offset is null."""
+    if moment is None:
+        return None, None
+    offset = moment.utcoffset()
+    if offset is None:
+        return moment.replace(tzinfo=UTC), None
+    return moment.astimezone(UTC), offset // timedelta(minutes=1)
+
+
+#: The output's columns, in order (``published_offset``: see :func:`published_columns`).
 ARTICLE_COLUMNS = (
-    "url", "site", "kind", "title", "text", "published", "authors", "language", "method",
-    "confidence", "warc_record_id",
+    "url", "site", "kind", "title", "text", "published", "published_offset", "authors",
+    "language", "method", "confidence", "warc_record_id",
 )  # fmt: skip
