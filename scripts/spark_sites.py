@@ -257,11 +257,14 @@ class Quality:
                 f"{date[0] / max(date[1], 1):.3f} ({date[0]}/{date[1]})")  # fmt: skip
 
 
-def quality(rows: list[dict[str, Any]], by_id: dict[str, Capture]) -> Quality:
+def quality(rows: list[dict[str, Any]], by_id: dict[str, Capture], site: str = "") -> Quality:
+    """The scores of ``rows`` on the posts of every blog, or of the blog ``site``."""
     f1s, titles, dates = [], [0, 0], [0, 0]
     for row in rows:
         capture = by_id.get(row["warc_record_id"])
         gold = capture.page.gold if capture and capture.page else None
+        if site and capture is not None and capture.site != site:
+            continue
         if gold is None:
             continue
         if gold.text:
@@ -276,16 +279,34 @@ def quality(rows: list[dict[str, Any]], by_id: dict[str, Capture]) -> Quality:
     return Quality(len(f1s), body, (titles[0], titles[1]), (dates[0], dates[1]))
 
 
-def method_table(rows: list[dict[str, Any]], by_id: dict[str, Capture]) -> list[str]:
-    """One line per blog: its pages' records, rows, and the rows by method."""
+def method_table(
+    rows: list[dict[str, Any]], extracted: list[dict[str, Any]], by_id: dict[str, Capture]
+) -> list[str]:
+    """One line per blog: its pages' records, rows, the posts' body F1 of Spark and of
+    extract, and the rows by method."""
     records = Counter(c.site for c in by_id.values() if c.site and c.page is not None)
     methods: dict[str, Counter[str]] = defaultdict(Counter)
     for row in rows:
         capture = by_id.get(row["warc_record_id"])
         if capture is not None and capture.site:
             methods[capture.site][row["method"]] += 1
-    return [f"  {site:42s} {records[site]:4d} pages {sum(methods[site].values()):4d} rows  "
-            f"{dict(methods[site].most_common())}" for site in sorted(records)]  # fmt: skip
+    lines = ["  blog                                     pages  rows  body F1 spark/extract  "
+             "methods"]  # fmt: skip
+    for site in sorted(records):
+        spark, extract = quality(rows, by_id, site), quality(extracted, by_id, site)
+        lines.append(f"  {site:40s} {records[site]:5d} {sum(methods[site].values()):5d}  "
+                     f"{spark.body_f1:.3f} / {extract.body_f1:.3f}         "
+                     f"{dict(methods[site].most_common())}")  # fmt: skip
+    return lines
+
+
+def page_level_check(rows: list[dict[str, Any]], extracted: list[dict[str, Any]]) -> str:
+    """Rows whose body the page level made, and how many have another text than extract's
+    (matched by record id)."""
+    texts = {row["warc_record_id"]: row["text"] for row in extracted}
+    page = [row for row in rows if row["method"] == "page"]
+    differ = sum(row["text"] != texts.get(row["warc_record_id"]) for row in page)
+    return f"rows with method page whose text differs from extract's: {differ} of {len(page)}"
 
 
 def main() -> int:
@@ -323,7 +344,8 @@ def main() -> int:
     rows, extracted = spark_rows(out), extract_rows(jsonl)
     print(f"{len(rows)} Spark rows, {len(extracted)} extract rows, for {html} HTML records; "
           f"methods {dict(Counter(r['method'] for r in rows).most_common())}")  # fmt: skip
-    print("per blog:", *method_table(rows, by_id), sep="\n")
+    print(page_level_check(rows, extracted))
+    print("per blog:", *method_table(rows, extracted, by_id), sep="\n")
     print(f"blog posts against gold:\n  spark    {quality(rows, by_id).line()}\n"
           f"  extract  {quality(extracted, by_id).line()}")  # fmt: skip
     return 0
