@@ -15,18 +15,19 @@ __all__ = ["register", "run"]
 
 DESCRIPTION = """\
 Extract every HTML page of WARC files on Apache Spark and write one Parquet row per page:
-url, site, kind, title, text, published, authors, language, method, confidence and
-warc_record_id.
+url, site, kind, title, text, published (the instant, UTC), published_offset (the zone the
+page stated, minutes east of UTC: published + published_offset is the page's own day),
+authors, language, method, confidence and warc_record_id.
 
 Spark reads the files in parallel (local paths, folders, globs, or any file system URL
 Spark reads: hdfs://, s3a://, gs://), keys each record by its site (the registered
 domain, from the Public Suffix List bundled with the `tld` package: news.bbc.co.uk and
 www.bbc.co.uk are one site, bbc.co.uk), sends each site to one partition and sorts it by
 capture time (WARC-Date). Each host with enough pages learns its template from its own
-stream, as `feedsift watch` does (URL Tree and DiffPost, checked field by field on the
-host's feed items when the crawl captured its RSS or Atom feeds); smaller hosts get the
-page-level extractor, the same text `feedsift extract` gives. The `method` column says
-which made each body.
+stream, as `feedsift watch` does (URL Tree, DiffPost, and the feed template learned from
+the first half of its item pages, checked field by field on the host's feed items when the
+crawl captured its RSS or Atom feeds); smaller hosts get the page-level extractor, the
+same text `feedsift extract` gives. The `method` column says which made each body.
 
 Records that are not HTML, not status 200, truncated by the crawler, too large or broken,
 and pages that fail to extract, are counted and reported at the end, one line per kind;

@@ -71,7 +71,8 @@ class HostTemplate:
 def _fit(sample: FeedSample, pages: dict[str, ParsedPage]) -> bytes | None:
     try:
         template = FeedTemplate().fit(sample, pages)
-    except FeedsiftError as exc:
-        logger.info("no feed template from %d item pages: %s", len(pages), exc)
+    except Exception as exc:  # a host without a template goes on; the job never stops
+        reason = str(exc) if isinstance(exc, FeedsiftError) else f"internal error: {exc!r}"
+        logger.info("no feed template from %d item pages: %s", len(pages), reason)
         return None
     return template.to_bytes() if template.is_fitted else None
