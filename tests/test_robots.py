@@ -180,7 +180,9 @@ def test_crawl_delay_spaces_requests(scripted: Start) -> None:
     results = fetch_all(POLICY, *urls)
     assert all(isinstance(r, FetchResult) for r in results)
     pages = [hit for hit in site.hits() if hit.path != "/robots.txt"]
-    assert len(pages) == 3 and min(_gaps(pages)) >= 0.2  # no delay: ~0.001 s; some jitter
+    # without the delay the gaps are ~0.001 s; the server sees each request a little after
+    # it is sent, more so on a loaded machine, so a gap may look shorter than the delay
+    assert len(pages) == 3 and min(_gaps(pages)) >= 0.1
     assert pages[-1].began - pages[0].began >= 0.45
 
 
