@@ -109,3 +109,21 @@ def test_an_existing_output_is_refused_before_spark_starts(
     assert capsys.readouterr().err == (
         f"feedsift: {run['out']} exists: choose another output or --overwrite\n"
     )
+
+
+def test_each_warc_file_of_a_few_mb_is_a_reading_task_of_its_own(tmp_path: Path) -> None:
+    """Spark's default packs files into a task up to 128 MiB (or a core's share of the
+    input): two 3 MB files would be read by one task, on one core."""
+    from feedsift.spark.job import JobSettings, _session, warc_files
+
+    files = []
+    for n in range(2):
+        path = tmp_path / f"part-{n}.warc.gz"
+        path.write_bytes(os.urandom(3 << 20))
+        files.append(path.as_uri())
+    spark = _session(JobSettings(inputs=tuple(files), output=str(tmp_path / "out"),
+                                 master="local[2]"))  # fmt: skip
+    try:
+        assert warc_files(spark.sparkContext, tuple(files)).getNumPartitions() == 2
+    finally:
+        spark.stop()

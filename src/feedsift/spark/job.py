@@ -3,8 +3,9 @@
 :func:`run_job` starts (or joins, under ``spark-submit``) a Spark session and wires the
 stages; Spark does all the distribution:
 
-1. ``binaryFiles`` reads the WARC files in parallel, one task per file (a Hadoop file
-   system path or glob: local, ``hdfs://``, ``s3a://`` ...);
+1. ``binaryFiles`` reads the WARC files in parallel, one task per file (files under
+   :data:`READ_SPLIT_BYTES` packed together; a Hadoop file system path or glob: local,
+   ``hdfs://``, ``s3a://`` ...);
 2. :func:`~feedsift.spark.reading.keyed_records` turns each file into pages and feed items
    keyed by :class:`~feedsift.spark.records.RecordKey`;
 3. ``repartitionAndSortWithinPartitions`` sends each site (registered domain) to one
@@ -37,12 +38,12 @@ from feedsift.spark.records import ARTICLE_COLUMNS, RecordKey, site_partition
 from feedsift.spark.tally import JobTally
 
 if TYPE_CHECKING:
-    from pyspark import Accumulator
+    from pyspark import RDD, Accumulator, SparkContext
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
-__all__ = ["DEFAULT_MASTER", "SPARK_EXTRA", "JobSettings", "LocalInputs", "run_job",
-           "spark_inputs"]  # fmt: skip
+__all__ = ["DEFAULT_MASTER", "READ_SPLIT_BYTES", "SPARK_EXTRA", "JobSettings", "LocalInputs",
+           "run_job", "spark_inputs", "warc_files"]  # fmt: skip
 
 #: Where a job runs when neither ``--master`` nor ``spark-submit`` says: this machine, on
 #: all its cores.
@@ -51,12 +52,18 @@ DEFAULT_MASTER = "local[*]"
 SPARK_EXTRA = "pip install 'feedsift[spark]'"
 #: Modules of the ``spark`` extra.
 EXTRA_MODULES = ("pyspark", "tld")
+#: WARC files packed into one reading task up to this size: with Spark's default (128 MiB,
+#: or a core's share of the input if less), a few files of tens of MB were read in one
+#: task, on one core, however many cores waited; from this size on a file is a task.
+READ_SPLIT_BYTES = "1m"
 #: Settings of every session: no web UI (a batch job, often on shared machines), times in
-#: UTC (``published`` is stored as an instant), Python's faulthandler for crashed workers.
+#: UTC (``published`` is stored as an instant), Python's faulthandler for crashed workers,
+#: a reading task per WARC file (:data:`READ_SPLIT_BYTES`).
 SESSION_CONFIG = {
     "spark.ui.enabled": "false",
     "spark.sql.session.timeZone": "UTC",
     "spark.python.worker.faulthandler.enabled": "true",
+    "spark.files.maxPartitionBytes": READ_SPLIT_BYTES,
 }
 
 
@@ -159,8 +166,7 @@ def _session(settings: JobSettings) -> SparkSession:
 def _run(spark: SparkSession, settings: JobSettings) -> JobTally:
     context = spark.sparkContext
     tally = context.accumulator(JobTally(), cast(Any, _TallyParam()))
-    files = context.binaryFiles(",".join(settings.inputs),
-                                minPartitions=max(len(settings.inputs), 1))  # fmt: skip
+    files = warc_files(context, settings.inputs)
     keyed = files.flatMap(partial(_read_file, tally, settings.max_bytes))
     partitions = settings.partitions or context.defaultParallelism
     shuffled = keyed.repartitionAndSortWithinPartitions(partitions, site_partition)
@@ -169,6 +175,12 @@ def _run(spark: SparkSession, settings: JobSettings) -> JobTally:
     mode = "overwrite" if settings.overwrite else "errorifexists"
     frame.write.mode(mode).parquet(settings.output)
     return cast(JobTally, tally.value)
+
+
+def warc_files(context: SparkContext, inputs: tuple[str, ...]) -> RDD[tuple[str, bytes]]:
+    """The files ``inputs`` name as ``(name, bytes)`` pairs, a reading task per file (small
+    files packed, :data:`READ_SPLIT_BYTES`)."""
+    return context.binaryFiles(",".join(inputs), minPartitions=max(len(inputs), 1))
 
 
 # -- in the executors -----------------------------------------------------------------------
