@@ -1,17 +1,21 @@
 """Spark's overhead: ``feedsift spark --master local[N]`` against ``feedsift extract -j N``.
 
-Builds one ``.warc.gz`` per size from pages with a URL of ``../shared/bench`` and
-``../shared/sites`` (``warc_roundtrip``'s sample: every dataset folder in turn), then times
+Builds a sample per size from pages with a URL of ``../shared/bench`` and ``../shared/sites``
+(``warc_roundtrip``'s sample: every dataset folder in turn), written as ``--files`` F
+``.warc.gz`` files (page i in file i mod F, so a site's pages are spread over the files as
+in a real crawl; default: one file per Spark core, since Spark reads each file in one
+task), then times
 
-  feedsift spark SAMPLE.warc.gz -o OUT.parquet --master local[N]
-  feedsift extract SAMPLE.warc.gz -f jsonl -o OUT.jsonl -j N
+  feedsift spark SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -o OUT.parquet --master local[N]
+  feedsift extract SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -f jsonl -o OUT.jsonl -j N
 
 as whole commands (the Spark time includes starting the JVM), and prints the ratio per size.
 It also checks the Parquet: one row per page, and for every row the page level made
 (``method`` = ``page``) the same text as ``feedsift extract``; hosts with enough pages in
 the sample learn their site-level methods, whose texts may differ by design.
 
-  python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2
+  python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2            # 2 files
+  python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2 --files 1  # 1 file
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from warc_roundtrip import sample_pages, write_sample_warc
+
+from feedsift.evaluation.datasets import GoldPage
 
 
 def timed(command: list[str]) -> tuple[float, str]:
@@ -71,16 +77,26 @@ def measure(pages: int, args: argparse.Namespace, work: Path) -> tuple[float, fl
     """Both commands' seconds on a sample of ``pages``, and what the check and Spark's
     summary say."""
     sample = sample_pages(args.shared, pages, args.seed)
-    warc = work / f"sample-{pages}.warc.gz"
-    write_sample_warc(sample, warc)
+    warcs = write_sample_files(sample, work / f"sample-{pages}", args.files)
     python = [sys.executable, "-m", "feedsift"]
     out, jsonl = work / f"spark-{pages}.parquet", work / f"extract-{pages}.jsonl"
-    spark_s, summary = timed([*python, "spark", str(warc), "-o", str(out), "--master",
+    spark_s, summary = timed([*python, "spark", *warcs, "-o", str(out), "--master",
                               f"local[{args.jobs}]"])  # fmt: skip
-    extract_s, _ = timed([*python, "extract", str(warc), "-f", "jsonl", "-o", str(jsonl),
+    extract_s, _ = timed([*python, "extract", *warcs, "-f", "jsonl", "-o", str(jsonl),
                           "-j", str(args.jobs)])  # fmt: skip
     note = check(spark_rows(out), jsonl, len(sample))
     return spark_s, extract_s, f"{note}\n  {summary.splitlines()[0]}"
+
+
+def write_sample_files(sample: list[GoldPage], stem: Path, files: int) -> list[str]:
+    """The sample as ``files`` WARC files named ``STEM-K.warc.gz``, page i in file i mod
+    ``files``; their paths."""
+    paths = []
+    for k in range(files):
+        path = stem.with_name(f"{stem.name}-{k + 1}.warc.gz")
+        write_sample_warc(sample[k::files], path)
+        paths.append(str(path))
+    return paths
 
 
 def main() -> int:
@@ -89,11 +105,16 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000])
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--files", type=int, help="WARC files per sample (default: -j)")
     args = parser.parse_args()
+    args.files = args.files or args.jobs
+    if args.files < 1:
+        parser.error("--files must be 1 or more")
     if not (args.shared / "bench").is_dir():
         print(f"{args.shared}/bench is missing: this check needs ../shared", file=sys.stderr)
         return 2
     work = Path(tempfile.mkdtemp(prefix="spark-throughput-"))
+    print(f"{args.files} WARC file(s) per sample")
     print(f"pages   spark local[{args.jobs}]   extract -j {args.jobs}   ratio")
     notes = []
     for pages in args.sizes:
