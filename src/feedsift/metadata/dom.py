@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -106,12 +106,13 @@ def document_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
     return clues
 
 
-def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
+def home_link_clues(index: MarkupIndex, names: Sequence[str]) -> list[Clue]:
     """The site's name from a link to its front page, when the ``<title>`` confirms it.
 
     A logo or name link (``<a href="/">Retypeset</a>``) names the site; the name is kept
     only when the ``<title>`` begins or ends with it at a separator ("Post | Retypeset"),
-    so menu links ("Home") never count.
+    so menu links ("Home") never count. ``names`` are :func:`front_page_names`' ones, read
+    once per page by the caller (the title ranker reads them too).
     """
     if index.title is None:
         return []
@@ -119,7 +120,7 @@ def home_link_clues(index: MarkupIndex, page_url: str | None) -> list[Clue]:
     if len(parts) < 2:
         return []
     ends = {parts[0].strip().casefold(), parts[-1].strip().casefold()}
-    for name in front_page_names(index, page_url):
+    for name in names:
         if name.casefold() in ends:
             return [Clue("site_name", name, "dom", "home-link")]
     return []

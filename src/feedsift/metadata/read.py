@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from itertools import islice
 from typing import Any
 
 from feedsift.metadata.authors import author_names, looks_like_name, split_authors
@@ -74,8 +73,9 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
         *document_clues(page.root, index),
         *time_clues(index),
     ]
-    if not any(clue.field == "site_name" for clue in clues):  # the last resort, read lazily
-        clues.extend(home_link_clues(index, page.url))
+    home = tuple(dict.fromkeys(front_page_names(index, page.url)))
+    if not any(clue.field == "site_name" for clue in clues):  # the last resort
+        clues.extend(home_link_clues(index, home))
     if _needs_microdata(clues):
         clues.extend(microdata_clues(microdata_elements(page.root)))
     chosen: dict[Field, Choice[Any]] = {}
@@ -86,8 +86,7 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
     for field, clean in TEXT_FIELDS:
         _keep(chosen, field, choose_one(ranked(clues, field), clean))
     _keep(chosen, "tags", choose_list(ranked(clues, "tags"), _tags))
-    home = tuple(islice(dict.fromkeys(front_page_names(index, page.url)), MAX_HOME_LINKS))
-    return replace(_assemble(clues, chosen), home_links=home)
+    return replace(_assemble(clues, chosen), home_links=home[:MAX_HOME_LINKS])
 
 
 def _needs_microdata(clues: list[Clue]) -> bool:
