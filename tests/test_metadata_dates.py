@@ -63,6 +63,25 @@ def test_time_element_marked_as_publication_beats_a_plain_time() -> None:
     assert meta.updated == datetime(2016, 5, 6, tzinfo=UTC)
 
 
+def test_abbr_with_an_iso_title_is_a_time_element() -> None:
+    html = """<html><head></head><body><article><p>Story.</p></article><aside>
+    <abbr title="2021-06-04T21:40:00+03:00">Fri 04 June 2021</abbr>
+    <abbr title="Hypertext Markup Language">HTML</abbr></aside></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.published == datetime(2021, 6, 4, 21, 40, tzinfo=timezone(timedelta(hours=3)))
+    assert meta.source_of("published") == FieldSource("published", "dom", "time")
+
+
+def test_times_in_comments_are_no_date_of_the_post() -> None:
+    html = """<html><head></head><body class="comments-open"><article><p>Story.</p>
+    <div id="comments"><ol class="comment-list"><li><footer class="comment-meta">
+    <time datetime="2020-02-25T13:02:01+01:00">reply</time></footer></li></ol></div>
+    <div class="replies"><abbr class="published" title="2020-02-26">Feb 26</abbr></div>
+    </article><p class="meta"><time datetime="2020-02-20">Feb 20</time></p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
+
+
 class _CountingFindDate:
     """Wraps htmldate's real ``find_date`` and counts the calls."""
 

@@ -59,6 +59,15 @@ HOME_MENU_WORDS = frozenset({
 #: ``<time>`` class/id words that mark a publication or an update date.
 PUBLISHED_TIME_WORDS = ("publish", "posted", "created", "pubdate", "date-pub")
 UPDATED_TIME_WORDS = ("update", "modif", "edited")
+#: Class/id words of a comment's container: a time inside one is a reader's, not the
+#: post's (a comment thread's ``<abbr class="date" title="...">`` on every reply).
+COMMENT_WORDS = frozenset(
+    "comment comments commentlist comentarios commentaires kommentar kommentare reply "
+    "replies respond disqus".split()
+)
+#: Containers never read for :data:`COMMENT_WORDS` (a body class says what the page allows).
+_PAGE_TAGS = frozenset({"html", "body"})
+_WORDS = re.compile(r"[a-z]+")
 
 #: hCard names (``.vcard .fn``): the last resort. The ``vcard`` classes are found through
 #: the attribute axis (0.29 against 0.48 ms a page for a test on every element).
@@ -181,12 +190,15 @@ def _anchor_clues(index: MarkupIndex) -> Iterator[Clue]:
 
 
 def time_clues(index: MarkupIndex) -> list[Clue]:
-    """``<time datetime>`` values: marked publication times first, then the first time."""
+    """``<time datetime>`` values (and ``<abbr title>`` dates): marked publication times
+    first, then the first time."""
     marked: list[Clue] = []
     plain: list[Clue] = []
     for time in index.times:
         value = (time.get("datetime") or time.get("pubdate") or "").strip()
-        if not value:
+        if time.tag == "abbr":
+            value = (time.get("title") or "").strip()
+        if not value or _in_comment(time):
             continue
         parent = time.getparent()
         parent_class = parent.get("class", "") if parent is not None else ""
@@ -198,6 +210,17 @@ def time_clues(index: MarkupIndex) -> list[Clue]:
         else:
             plain.append(Clue("published", value, "dom", "time"))
     return marked + plain[:1]
+
+
+def _in_comment(element: etree._Element) -> bool:
+    """Whether ``element`` sits in an element whose class or id names a comment."""
+    for holder in element.iterancestors():
+        if holder.tag in _PAGE_TAGS:
+            return False
+        marks = f"{holder.get('class') or ''} {holder.get('id') or ''}".lower()
+        if marks.strip() and not COMMENT_WORDS.isdisjoint(_WORDS.findall(marks)):
+            return True
+    return False
 
 
 def byline_clues(body: etree._Element, accept: Callable[[str], bool]) -> list[Clue]:

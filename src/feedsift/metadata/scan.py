@@ -1,6 +1,7 @@
 """One quick walk over the document for every element metadata lives in.
 
-``<meta>``, ``<link>``, ``<base>``, ``<title>``, ``<h1>``, ``<time>``, ``rel=author`` /
+``<meta>``, ``<link>``, ``<base>``, ``<title>``, ``<h1>``, ``<time>`` (and ``<abbr>`` that
+keeps an ISO date in its ``title``), ``rel=author`` /
 ``rel=tag`` anchors (and every anchor, for the front-page links) are gathered by one
 ``iter`` over those tags (the walk runs in C) and each kind goes to its bucket, in document
 order, so no reader walks the tree again.
@@ -10,6 +11,7 @@ called only when the cheaper sources leave a field empty.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -20,7 +22,10 @@ from feedsift.text.tokens import normalize_space
 __all__ = ["MarkupIndex", "elements", "microdata_elements", "scan_markup", "text_of"]
 
 #: Tags the metadata readers look at, found by one walk of the tree in C (``iter``).
-SCANNED_TAGS = ("meta", "link", "base", "title", "h1", "time", "a")
+SCANNED_TAGS = ("meta", "link", "base", "title", "h1", "time", "abbr", "a")
+#: An ``<abbr title="2021-06-04T21:40:00+03:00">Fri 04 June 2021</abbr>``: microformats'
+#: "abbr design pattern" (hAtom's ``abbr.published``), a ``<time datetime>`` of older themes.
+ABBR_DATE = re.compile(r"\s*\d{4}-\d{2}-\d{2}")
 #: Microdata elements: an attribute test is cheapest from the attribute axis.
 _ITEMPROP = etree.XPath("//@itemprop/..")
 
@@ -38,7 +43,7 @@ class MarkupIndex:
     base_href: str | None
     title: etree._Element | None  #: the first ``<title>``
     h1s: tuple[etree._Element, ...]
-    times: tuple[etree._Element, ...]
+    times: tuple[etree._Element, ...]  #: ``<time>``, and ``<abbr>`` with an ISO ``title``
     author_links: tuple[etree._Element, ...]  #: ``<a rel=author>``
     tag_links: tuple[etree._Element, ...]  #: ``<a rel=tag>`` and ``<a rel=category>``
     anchors: tuple[etree._Element, ...]  #: every ``<a>`` (front-page links are among them)
@@ -54,6 +59,9 @@ def scan_markup(root: etree._Element) -> MarkupIndex:
         tag = str(element.tag)
         if tag == "a":
             _bucket_anchor(element, buckets)
+        elif tag == "abbr":
+            if ABBR_DATE.match(element.get("title") or ""):
+                buckets["time"].append(element)
         else:
             buckets[tag].append(element)
     base = buckets["base"][0].get("href") if buckets["base"] else None
