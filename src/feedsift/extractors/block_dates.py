@@ -81,6 +81,16 @@ def _window(signals: PageSignals, start: int) -> range:
     return range(max(0, start - BEFORE_TITLE), min(signals.n, start + AFTER_TITLE + 1))
 
 
+def _windows(signals: PageSignals, anchors: DateAnchors) -> list[int]:
+    """The blocks around the title block, then those around the body's first block not
+    seen yet (a title taken from a heading inside the body leaves the date line above it)."""
+    order = list(_window(signals, anchors.start))
+    if anchors.title >= 0 and anchors.first >= 0:
+        seen = set(order)
+        order += [i for i in _window(signals, anchors.first) if i not in seen]
+    return order
+
+
 def _date_line(block: TextBlock, roles: int) -> bool:
     """Whether a short block is a date or byline line: marked meta, in ``<time>``, shaped
     like a byline, or a few words only."""
@@ -102,7 +112,7 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
     the body's start), else of a "Posted on ..." line just under the body; never one inside
     a related-posts box or a comment."""
     near = signals.roles.near
-    for i in _window(signals, anchors.start):
+    for i in _windows(signals, anchors):
         block = view.blocks[i]
         if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.start):
             continue

@@ -1,0 +1,40 @@
+"""The date line near the title: around the title block, then around the body's start."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from feedsift.api import bundled_extractor
+from feedsift.extractors.block_dates import AFTER_TITLE, DateAnchors, date_near_title
+from feedsift.extractors.signals import PageSignals
+from feedsift.parsing.page import ParsedPage, parse_page
+
+# The post's heading, its date line, a table of contents, then the title again as the
+# body's first heading, far below the date line (a Hugo theme of the ssg blogs).
+CONTENTS = "".join(f"<li>Part {n}</li>" for n in range(AFTER_TITLE + 5))
+PAGE = f"""<html><body><main><h1>Deploying Keycloak on AWS, part one</h1>
+<p>Published Jun 6, 2023</p><ul>{CONTENTS}</ul>
+<h3>Deploying Keycloak on AWS, part one</h3>
+<p>It started out innocently enough, with an identity provider to set up.</p>
+<p>So I needed one, and a way to run it that costs little every month.</p>
+</main></body></html>"""
+
+
+def _blocks_and_signals() -> tuple[ParsedPage, PageSignals, list[str]]:
+    page = parse_page(PAGE.encode(), "https://blog.example.org/keycloak/")
+    signals = bundled_extractor().decide(page).analysis.signals
+    return page, signals, [block.text for block in page.view.blocks]
+
+
+def test_a_title_inside_the_body_still_finds_the_date_line_above_the_body() -> None:
+    page, signals, texts = _blocks_and_signals()
+    heading = texts.index("Deploying Keycloak on AWS, part one", 1)
+    anchors = DateAnchors(title=heading, first=0, last=len(texts) - 1)
+    found = date_near_title(page.view, signals, anchors)
+    assert found == datetime(2023, 6, 6, tzinfo=UTC)
+
+
+def test_without_a_body_the_title_window_alone_is_read() -> None:
+    page, signals, texts = _blocks_and_signals()
+    heading = texts.index("Deploying Keycloak on AWS, part one", 1)
+    assert date_near_title(page.view, signals, DateAnchors(title=heading)) is None
