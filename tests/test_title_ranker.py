@@ -54,6 +54,17 @@ def test_the_sites_own_name_is_not_a_title_option_when_others_exist() -> None:
     assert [o.text for o in title_options(only, None)] == ["X"]  # nothing else: kept
 
 
+def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
+    html = """<html><head><meta property="og:site_name" content="REI">
+    <meta property="og:title" content="Backpacking Backpacks for Overnight | REI Co-op">
+    </head><body><h1>Backpacking Packs</h1><p>Text.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    texts = {o.text for o in title_options(meta, None, "https://www.rei.com/c/packs")}
+    assert "REI Co-op" not in texts and "Backpacking Packs" in texts
+    elsewhere = {o.text for o in title_options(meta, None, "https://gear.example/c/packs")}
+    assert "REI Co-op" in elsewhere  # another host: nothing says it is this site's name
+
+
 def test_a_blog_header_link_does_not_title_the_post() -> None:
     html = """<html><head><title>Winter rides | Bike Hugger</title></head><body>
     <header><h1><a href="/">Bike Hugger</a></h1></header>

@@ -107,8 +107,11 @@ def _origin(source: str, detail: str) -> str:
     return f"{source}/other" if f"{source}/other" in ORIGINS else "dom/other"
 
 
-def title_options(meta: PageMetadata, block_title: str | None) -> list[TitleOption]:
-    """Distinct title strings of a page, in the metadata stage's priority order."""
+def title_options(
+    meta: PageMetadata, block_title: str | None, url: str | None = None
+) -> list[TitleOption]:
+    """Distinct title strings of a page (at ``url``), in the metadata stage's priority
+    order, without the site's own name when anything else is left."""
     merged: dict[str, tuple[set[str], list[int], int, str]] = {}
     sightings: list[tuple[str, str, str]] = [
         (c.text, c.source, c.detail) for c in meta.title_candidates
@@ -125,19 +128,42 @@ def title_options(meta: PageMetadata, block_title: str | None) -> list[TitleOpti
             parts.append(int(match.group(1)) if match else 1)
     _mend_truncated(merged)
     options = [TitleOption(t, frozenset(o), tuple(p), r, f) for t, (o, p, r, f) in merged.items()]
-    return _without_site_name(options, meta.site_name)
+    host = _host_label(url or meta.canonical_url)
+    return _without_site_name(options, meta, host)
 
 
-def _without_site_name(options: list[TitleOption], site_name: str | None) -> list[TitleOption]:
-    """Drop the site's own name (a logo ``<h1>``, a ``<title>`` part) when anything else is
-    left: it is a post's title on 1 of 468 gold pages (a front page) and 0 of 1,373 blog
-    posts, and a blog whose header is ``<h1><a href="/">Name</a></h1>`` would otherwise
-    be titled by it."""
-    if not site_name:
-        return options
-    name = normalize_space(site_name).casefold()
-    kept = [o for o in options if o.text.casefold() != name]
+def _without_site_name(
+    options: list[TitleOption], meta: PageMetadata, host: str
+) -> list[TitleOption]:
+    """Drop the site's own name when anything else is left: the declared site name (a logo
+    ``<h1>``, a ``<title>`` part; a post's title on 1 of 468 gold pages, a front page, and
+    on 0 of 1,373 blog posts, and a blog whose header is ``<h1><a href="/">Name</a></h1>``
+    would otherwise be titled by it), and the last part of a title cut at separators when
+    its first words spell the site's host ("Backpacking Packs | REI Co-op" on rei.com)."""
+    name = normalize_space(meta.site_name or "").casefold()
+    tails = _tail_parts(meta) if host else set()
+    site_names = {o.text for o in options if o.text in tails and _spells(host, o.text)}
+    kept = [o for o in options if o.text.casefold() != name and o.text not in site_names]
     return kept or options
+
+
+def _spells(host: str, text: str) -> bool:
+    """Whether the first words of ``text`` spell ``host`` (see :func:`host_spelled`)."""
+    return host_spelled(host, _WORD.findall(lenient_title(text))) > 0
+
+
+def _tail_parts(meta: PageMetadata) -> set[str]:
+    """The last part of every title string that was cut at separators."""
+    last: dict[tuple[str, str], tuple[int, str]] = {}
+    for candidate in meta.title_candidates:
+        match = _PART.search(candidate.detail)
+        if match is None:
+            continue
+        key = (candidate.source, candidate.detail[: match.start()])
+        number = int(match.group(1))
+        if number >= last.get(key, (-1, ""))[0]:
+            last[key] = (number, candidate.text)
+    return {text for number, text in last.values() if number > 0}
 
 
 def _mend_truncated(merged: dict[str, tuple[set[str], list[int], int, str]]) -> None:
@@ -281,7 +307,7 @@ def choose_title_text(
     meta: PageMetadata, ranked: RankerPage, model: Predictor
 ) -> TitleOption | None:
     """The best-scoring title option, or ``None`` when the page offers none."""
-    options = title_options(meta, ranked.block_title)
+    options = title_options(meta, ranked.block_title, ranked.url)
     if not options:
         return None
     scores = model.predict(option_features(options, meta, ranked))
