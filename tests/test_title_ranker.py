@@ -65,6 +65,15 @@ def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
     assert "REI Co-op" in elsewhere  # another host: nothing says it is this site's name
 
 
+def test_a_menu_items_name_is_no_title_option() -> None:
+    html = """<html><head><title>Home - The Daily Build</title></head><body>
+    <nav><h2>Main navigation</h2></nav><p>Posts of the week.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    texts = {o.text for o in title_options(meta, "Main navigation", "https://build.example/")}
+    assert texts & {"Home", "Main navigation"} == set()
+    assert "Home - The Daily Build" in texts
+
+
 def test_a_blog_header_link_does_not_title_the_post() -> None:
     html = """<html><head><title>Winter rides | Bike Hugger</title></head><body>
     <header><h1><a href="/">Bike Hugger</a></h1></header>

@@ -52,6 +52,13 @@ GENERIC_HOST_LABELS = frozenset({"www", "m", "amp", "mobile", "co", "com", "org"
 #: Words a site's name may carry that its host leaves out ("The Guardian" is guardian.com).
 HOST_SKIPPED_WORDS = frozenset({"the", "of", "and", "&", "a", "on", "la", "le", "die", "der"})
 _WORD = re.compile(r"[^\W_]+")
+#: Names of navigation items, never a page's title (a ``<title>`` that starts "Home - ..."
+#: is cut into a "Home" part; a menu heading is an ``<h2>``), in the web's main languages.
+MENU_NAMES = frozenset({
+    "home", "homepage", "home page", "menu", "main menu", "navigation", "main navigation",
+    "skip to content", "search", "log in", "login", "sign in", "sign up", "cart",
+    "startseite", "accueil", "inicio", "início", "首页", "主页", "ホーム",
+})  # fmt: skip
 #: Longest block, in words, compared with the title options: a headline is one line.
 MAX_VISIBLE_WORDS = 40
 #: Link share from which a block is a link (a menu item, a section's name, a teaser).
@@ -135,15 +142,17 @@ def title_options(
 def _without_site_name(
     options: list[TitleOption], meta: PageMetadata, host: str
 ) -> list[TitleOption]:
-    """Drop the site's own name when anything else is left: the declared site name (a logo
-    ``<h1>``, a ``<title>`` part; a post's title on 1 of 468 gold pages, a front page, and
-    on 0 of 1,373 blog posts, and a blog whose header is ``<h1><a href="/">Name</a></h1>``
-    would otherwise be titled by it), and the last part of a title cut at separators when
-    its first words spell the site's host ("Backpacking Packs | REI Co-op" on rei.com)."""
+    """Drop the site's own name and menu items' names (:data:`MENU_NAMES`) when anything
+    else is left. The site's name is the declared one (a logo ``<h1>``, a ``<title>`` part;
+    a post's title on 1 of 468 gold pages, a front page, and on 0 of 1,373 blog posts, and
+    a blog whose header is ``<h1><a href="/">Name</a></h1>`` would otherwise be titled by
+    it), and the last part of a title cut at separators when its first words spell the
+    site's host ("Backpacking Packs | REI Co-op" on rei.com)."""
     name = normalize_space(meta.site_name or "").casefold()
     tails = _tail_parts(meta) if host else set()
     site_names = {o.text for o in options if o.text in tails and _spells(host, o.text)}
-    kept = [o for o in options if o.text.casefold() != name and o.text not in site_names]
+    kept = [o for o in options if o.text.casefold() != name and o.text not in site_names
+            and lenient_title(o.text) not in MENU_NAMES]  # fmt: skip
     return kept or options
 
 
