@@ -7,10 +7,12 @@ import numpy as np
 import feedsift
 from feedsift.extractors.title_ranker import (
     RankerPage,
+    choose_title_text,
     has_structured_title,
     host_spelled,
     option_features,
     title_options,
+    vetoed_titles,
     visible_titles,
 )
 from feedsift.metadata import read_metadata
@@ -59,19 +61,38 @@ def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
     <meta property="og:title" content="Backpacking Backpacks for Overnight | REI Co-op">
     </head><body><h1>Backpacking Packs</h1><p>Text.</p></body></html>"""
     meta = read_metadata(parse_page(html))
-    texts = {o.text for o in title_options(meta, None, "https://www.rei.com/c/packs")}
-    assert "REI Co-op" not in texts and "Backpacking Packs" in texts
-    elsewhere = {o.text for o in title_options(meta, None, "https://gear.example/c/packs")}
-    assert "REI Co-op" in elsewhere  # another host: nothing says it is this site's name
+    options = title_options(meta, None)
+    assert "REI Co-op" in {o.text for o in options}  # the ranker still sees it ...
+    assert vetoed_titles(options, meta, "https://www.rei.com/c/packs") == {"REI Co-op"}
+    assert vetoed_titles(options, meta, "https://gear.example/c/packs") == set()  # another site
 
 
-def test_a_menu_items_name_is_no_title_option() -> None:
+def test_a_menu_items_name_never_titles_the_page() -> None:
     html = """<html><head><title>Home - The Daily Build</title></head><body>
     <nav><h2>Main navigation</h2></nav><p>Posts of the week.</p></body></html>"""
     meta = read_metadata(parse_page(html))
-    texts = {o.text for o in title_options(meta, "Main navigation", "https://build.example/")}
-    assert texts & {"Home", "Main navigation"} == set()
-    assert "Home - The Daily Build" in texts
+    options = title_options(meta, "Main navigation")
+    vetoed = vetoed_titles(options, meta, "https://build.example/")
+    assert vetoed == {"Home", "Main navigation"}
+    home = [o.text for o in options].index("Home")
+    nothing = visible_titles([], np.zeros(0))
+    ranked = RankerPage("Main navigation", 0.9, "https://build.example/", nothing)
+    chosen = choose_title_text(meta, ranked, _Prefers(home))
+    assert chosen is not None and chosen.text == "Home - The Daily Build"
+
+
+class _Prefers:
+    """A ranker that scores the option at ``index`` highest: the veto is what is tested."""
+
+    n_features = 0
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        scores = np.zeros(len(x))
+        scores[self.index] = 1.0
+        return scores
 
 
 def test_a_blog_header_link_does_not_title_the_post() -> None:

@@ -114,11 +114,8 @@ def _origin(source: str, detail: str) -> str:
     return f"{source}/other" if f"{source}/other" in ORIGINS else "dom/other"
 
 
-def title_options(
-    meta: PageMetadata, block_title: str | None, url: str | None = None
-) -> list[TitleOption]:
-    """Distinct title strings of a page (at ``url``), in the metadata stage's priority
-    order, without the site's own name when anything else is left."""
+def title_options(meta: PageMetadata, block_title: str | None) -> list[TitleOption]:
+    """Distinct title strings of a page, in the metadata stage's priority order."""
     merged: dict[str, tuple[set[str], list[int], int, str]] = {}
     sightings: list[tuple[str, str, str]] = [
         (c.text, c.source, c.detail) for c in meta.title_candidates
@@ -135,25 +132,33 @@ def title_options(
             parts.append(int(match.group(1)) if match else 1)
     _mend_truncated(merged)
     options = [TitleOption(t, frozenset(o), tuple(p), r, f) for t, (o, p, r, f) in merged.items()]
-    host = _host_label(url or meta.canonical_url)
-    return _without_site_name(options, meta, host)
+    return _without_site_name(options, meta.site_name)
 
 
-def _without_site_name(
-    options: list[TitleOption], meta: PageMetadata, host: str
-) -> list[TitleOption]:
-    """Drop the site's own name and menu items' names (:data:`MENU_NAMES`) when anything
-    else is left. The site's name is the declared one (a logo ``<h1>``, a ``<title>`` part;
-    a post's title on 1 of 468 gold pages, a front page, and on 0 of 1,373 blog posts, and
-    a blog whose header is ``<h1><a href="/">Name</a></h1>`` would otherwise be titled by
-    it), and the last part of a title cut at separators when its first words spell the
-    site's host ("Backpacking Packs | REI Co-op" on rei.com)."""
-    name = normalize_space(meta.site_name or "").casefold()
-    tails = _tail_parts(meta) if host else set()
-    site_names = {o.text for o in options if o.text in tails and _spells(host, o.text)}
-    kept = [o for o in options if o.text.casefold() != name and o.text not in site_names
-            and lenient_title(o.text) not in MENU_NAMES]  # fmt: skip
+def _without_site_name(options: list[TitleOption], site_name: str | None) -> list[TitleOption]:
+    """Drop the site's own name (a logo ``<h1>``, a ``<title>`` part) when anything else is
+    left: it is a post's title on 1 of 468 gold pages (a front page) and 0 of 1,373 blog
+    posts, and a blog whose header is ``<h1><a href="/">Name</a></h1>`` would otherwise
+    be titled by it."""
+    if not site_name:
+        return options
+    name = normalize_space(site_name).casefold()
+    kept = [o for o in options if o.text.casefold() != name]
     return kept or options
+
+
+def vetoed_titles(
+    options: Sequence[TitleOption], meta: PageMetadata, url: str | None
+) -> set[str]:
+    """Options the ranker may score but that never title the page while another is left:
+    menu items' names (:data:`MENU_NAMES`), and the last part of a title cut at separators
+    when its first words spell the site's host ("Backpacking Packs | REI Co-op" on
+    rei.com: the site's name). The ranker is trained with them among the options (they
+    are negatives there), so its features are the same at training and extraction."""
+    host = _host_label(url or meta.canonical_url)
+    tails = _tail_parts(meta) if host else set()
+    menus = {o.text for o in options if lenient_title(o.text) in MENU_NAMES}
+    return menus | {o.text for o in options if o.text in tails and _spells(host, o.text)}
 
 
 def _spells(host: str, text: str) -> bool:
@@ -316,8 +321,10 @@ def choose_title_text(
     meta: PageMetadata, ranked: RankerPage, model: Predictor
 ) -> TitleOption | None:
     """The best-scoring title option, or ``None`` when the page offers none."""
-    options = title_options(meta, ranked.block_title, ranked.url)
+    options = title_options(meta, ranked.block_title)
     if not options:
         return None
     scores = model.predict(option_features(options, meta, ranked))
-    return options[int(np.argmax(scores))]
+    vetoed = vetoed_titles(options, meta, ranked.url)
+    allowed = [i for i, option in enumerate(options) if option.text not in vetoed]
+    return options[max(allowed or range(len(options)), key=lambda i: scores[i])]

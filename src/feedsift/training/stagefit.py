@@ -97,7 +97,7 @@ def ranker_data(examples: Sequence[PageExample], choices: Sequence[TitleChoice])
         if not ex.gold_title:
             continue
         block_title = ex.block_texts[choice.block] if choice.block >= 0 else None
-        options = title_options(ex.meta, block_title, ex.url)
+        options = title_options(ex.meta, block_title)
         if not options:
             continue
         gold = normalize_space(ex.gold_title)
