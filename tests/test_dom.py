@@ -89,18 +89,3 @@ def test_headings_permalink_signs_go_and_other_in_page_links_stay() -> None:
     </body></html>"""
     texts = [b.text for b in parse_page(html).view.blocks]
     assert texts == ["Tasks", "See the section below and this.", "Next", "Sign ¶ here"]
-
-
-def test_web_components_with_an_href_read_as_links_unless_they_wrap_blocks() -> None:
-    page = parse_page(
-        b"<body><nav><dropdown-item href='/c/1'>Electric <b>Guitars</b></dropdown-item> "
-        b"<dropdown-item href='/c/2'>Bass<x-icon></x-icon></dropdown-item></nav>"
-        b"<product-card href='/p/3'><p>A card whose paragraph is prose.</p></product-card>"
-        b"<x-note>No href, no link.</x-note></body>"
-    )
-    shares = {block.text: block.link_share for block in page.view.blocks}
-    assert shares == {
-        "Electric Guitars Bass": 1.0,
-        "A card whose paragraph is prose.": 0.0,
-        "No href, no link.": 0.0,
-    }

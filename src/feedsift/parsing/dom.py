@@ -10,12 +10,9 @@ markup that holds what a reader sees once a script or a click runs
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
 from feedsift.errors import InputError
-from feedsift.parsing.blocks import INLINE_TAGS
 from feedsift.parsing.nesting import flatten_nesting
 from feedsift.parsing.revealed import Reveals, text_chars, unwrap_swallowing_buttons
 from feedsift.parsing.xpath import select_elements
@@ -60,13 +57,6 @@ SCRIPT_TAGS = ("script", "style", "template")
 PERMALINK_SIGNS = frozenset({"¶", "#", "§", "🔗", "⚓", "⚓︎", "#️⃣"})
 #: In-page links, the only ones that can be a heading's permalink.
 FRAGMENT_LINKS_XPATH = etree.XPath("//a[starts-with(@href, '#')]")
-#: Elements with an ``href``: besides ``<a>``, web components that act as links
-#: (``<dropdown-item href>``, ``<ws-link href>``), read as anchors so that their text counts
-#: as link text (a shop's mega-menu written with them otherwise reads as 700 lines of prose).
-HREF_XPATH = etree.XPath("//@href/..")
-#: A web component's tag: custom element names need a hyphen and take no colon (the
-#: namespaced widgets of old, ``<fb:comments-count href>``, are counters, not links).
-CUSTOM_TAG = re.compile(r"[a-z][a-z0-9._]*-[a-z0-9._-]*")
 
 #: Pages longer than this are cut (an 8 MB HTML page is an error page or a data dump; the
 #: largest page of the benchmarks has 3.4 million characters; 8 million characters of
@@ -129,7 +119,6 @@ def clean_dom(root: etree._Element) -> etree._Element:
         if parent is not None and _hidden(element) and not reveals.keeps(element):
             _remove_keep_tail(element, parent)
     _drop_permalink_signs(root)
-    _custom_links_as_anchors(root)
     body = root.find("body")
     if body is None:  # a page with a head only (a redirect stub): nothing visible
         body = etree.SubElement(root, "body")
@@ -142,23 +131,6 @@ def _drop_permalink_signs(root: etree._Element) -> None:
         parent = anchor.getparent()
         if parent is not None and "".join(map(str, anchor.itertext())).strip() in PERMALINK_SIGNS:
             _remove_keep_tail(anchor, parent)
-
-
-def _custom_links_as_anchors(root: etree._Element) -> None:
-    """Web components with an ``href`` that hold phrasing only (text, inline tags, other
-    components) become ``<a>``: they are links to readers, and blocks read link text from
-    anchors. One that wraps blocks (a card, a whole section) stays as it is."""
-    for element in select_elements(HREF_XPATH, root):
-        tag = element.tag
-        if isinstance(tag, str) and CUSTOM_TAG.fullmatch(tag) and _phrasing_only(element):
-            element.tag = "a"
-
-
-def _phrasing_only(element: etree._Element) -> bool:
-    return all(
-        not isinstance(tag := inner.tag, str) or tag in INLINE_TAGS or CUSTOM_TAG.fullmatch(tag)
-        for inner in element.iterdescendants()
-    )
 
 
 def _unwrap_content_noscripts(root: etree._Element) -> None:
