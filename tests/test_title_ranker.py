@@ -67,6 +67,16 @@ def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
     assert vetoed_titles(options, meta, "https://gear.example/c/packs") == set()  # another site
 
 
+def test_the_sites_bare_name_is_vetoed_but_a_title_that_merely_starts_with_it_is_not() -> None:
+    html = """<html><head></head><body><header><h1>Stefan Laser</h1></header>
+    <h1>legal</h1><h1>GitHub2Hexo setup</h1><p>Text.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    options = title_options(meta, None)
+    assert vetoed_titles(options, meta, "https://stefanlaser.net/de/legal/") == {"Stefan Laser"}
+    # a hosting platform's label is no site's name: someone.github.io is not GitHub
+    assert vetoed_titles(options, meta, "https://someone.github.io/post/") == set()
+
+
 def test_a_menu_items_name_never_titles_the_page() -> None:
     html = """<html><head><title>Home - The Daily Build</title></head><body>
     <nav><h2>Main navigation</h2></nav><p>Posts of the week.</p></body></html>"""

@@ -49,6 +49,12 @@ MAX_WORDS = 60
 QUOTE_MARKS = frozenset('"\'')
 #: Host labels that say nothing about the site (``www.golem.de`` is "golem").
 GENERIC_HOST_LABELS = frozenset({"www", "m", "amp", "mobile", "co", "com", "org", "net"})
+#: Host labels of hosting platforms: ``someone.github.io`` is not GitHub's site, so its
+#: label says nothing of the site's name (the title vetoes read no name from it).
+HOSTING_LABELS = frozenset({
+    "github", "gitlab", "blogspot", "wordpress", "netlify", "vercel", "substack", "tumblr",
+    "medium", "pages", "herokuapp", "wixsite", "weebly", "ghost", "bearblog", "neocities",
+})  # fmt: skip
 #: Words a site's name may carry that its host leaves out ("The Guardian" is guardian.com).
 HOST_SKIPPED_WORDS = frozenset({"the", "of", "and", "&", "a", "on", "la", "le", "die", "der"})
 _WORD = re.compile(r"[^\W_]+")
@@ -151,19 +157,35 @@ def vetoed_titles(
     options: Sequence[TitleOption], meta: PageMetadata, url: str | None
 ) -> set[str]:
     """Options the ranker may score but that never title the page while another is left:
-    menu items' names (:data:`MENU_NAMES`), and the last part of a title cut at separators
-    when its first words spell the site's host ("Backpacking Packs | REI Co-op" on
-    rei.com: the site's name). The ranker is trained with them among the options (they
-    are negatives there), so its features are the same at training and extraction."""
-    host = _host_label(url or meta.canonical_url)
-    tails = _tail_parts(meta) if host else set()
+    menu items' names (:data:`MENU_NAMES`), the site's bare name (all its words spell the
+    host), and the last part of a title cut at separators when its first words spell the
+    host ("Backpacking Packs | REI Co-op" on rei.com: the site's name). The ranker is
+    trained with them among the options (they are negatives there), so its features are
+    the same at training and extraction."""
     menus = {o.text for o in options if lenient_title(o.text) in MENU_NAMES}
-    return menus | {o.text for o in options if o.text in tails and _spells(host, o.text)}
+    host = _host_label(url or meta.canonical_url)
+    if not host or host in HOSTING_LABELS:
+        return menus
+    tails = _tail_parts(meta)
+    names = {o.text for o in options if _bare_name(host, o.text)}
+    return menus | names | {o.text for o in options if o.text in tails and _spelled(host, o.text)}
 
 
-def _spells(host: str, text: str) -> bool:
-    """Whether the first words of ``text`` spell ``host`` (see :func:`host_spelled`)."""
-    return host_spelled(host, _WORD.findall(lenient_title(text))) > 0
+def _words(text: str) -> list[str]:
+    return _WORD.findall(lenient_title(text))
+
+
+def _spelled(host: str, text: str) -> int:
+    """How many of the first words of ``text`` spell ``host`` (:func:`host_spelled`)."""
+    return host_spelled(host, _words(text))
+
+
+def _bare_name(host: str, text: str) -> bool:
+    """Whether ``text`` is the site's name and nothing more: all its words spell the host,
+    with few letters beside ("Stefan Laser" on stefanlaser.net, not "GitHub2Hexo setup")."""
+    words = _words(text)
+    letters = sum(map(len, words))
+    return bool(words) and _spelled(host, text) == len(words) and letters <= 2 * len(host)
 
 
 def _tail_parts(meta: PageMetadata) -> set[str]:
