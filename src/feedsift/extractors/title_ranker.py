@@ -31,6 +31,7 @@ __all__ = [
     "host_spelled",
     "option_features",
     "title_options",
+    "vetoed_titles",
     "visible_titles",
 ]
 
