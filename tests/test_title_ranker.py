@@ -73,8 +73,15 @@ def test_the_sites_bare_name_is_vetoed_but_a_title_that_merely_starts_with_it_is
     meta = read_metadata(parse_page(html))
     options = title_options(meta, None)
     assert vetoed_titles(options, meta, "https://stefanlaser.net/de/legal/") == {"Stefan Laser"}
-    # a hosting platform's label is no site's name: someone.github.io is not GitHub
-    assert vetoed_titles(options, meta, "https://someone.github.io/post/") == set()
+
+
+def test_a_hosting_platforms_label_names_no_site() -> None:
+    html = """<html><head><title>GitHub</title></head><body><h1>Hexo</h1>
+    <p>Text.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    options = title_options(meta, None)
+    assert vetoed_titles(options, meta, "https://hexo.io/docs/") == {"Hexo"}
+    assert vetoed_titles(options, meta, "https://someone.github.io/hexo/") == set()
 
 
 def test_a_menu_items_name_never_titles_the_page() -> None:
