@@ -20,7 +20,7 @@ from itertools import islice
 from feedsift.extractors.cleanup import BYLINE_START
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
-from feedsift.metadata.dates import parse_datetime
+from feedsift.metadata.dates import ISO_DATE_START, parse_datetime
 from feedsift.metadata.textdates import find_text_date
 from feedsift.parsing.blocks import BlockView, TextBlock
 
@@ -55,8 +55,8 @@ POSTED_LINE = re.compile(
 #: Attributes in which a line that reads "3 hours ago" keeps its exact time (Hacker News'
 #: and Stack Exchange's ``title``, GitHub's ``<relative-time datetime>``) ...
 TIME_ATTRIBUTES = ("datetime", "title")
-#: ... read only when they hold an ISO date (a ``title`` is mostly a tooltip in words) ...
-ISO_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}")
+#: ... read only when they hold an ISO date (a ``title`` is mostly a tooltip in words:
+#: :data:`~feedsift.metadata.dates.ISO_DATE_START`) ...
 #: ... on the first elements of the line's owner (a short line's owner is small).
 ATTRIBUTE_ELEMENTS = 12
 
@@ -131,7 +131,7 @@ def _attribute_date(block: TextBlock) -> datetime | None:
     for element in islice(block.element.iter(), ATTRIBUTE_ELEMENTS):
         for name in TIME_ATTRIBUTES:
             value = element.get(name)
-            if value and ISO_DATE.match(value):
+            if value and ISO_DATE_START.match(value):
                 found = parse_datetime(value)
                 if found is not None:
                     return found

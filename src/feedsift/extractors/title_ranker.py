@@ -295,7 +295,7 @@ def _longest_part(tag: str) -> str:
 
 def _visibility(option: TitleOption, page: _PageTitles) -> list[float]:
     folded = lenient_title(option.text)
-    words = _WORD.findall(folded)
+    words = _words(option.text)
     spelled = host_spelled(page.host, words)
     return [float(folded in page.visible.plain), float(folded in page.visible.linked),
             float(bool(page.longest_part) and folded == page.longest_part),

@@ -16,12 +16,15 @@ from email.utils import parsedate_to_datetime
 from htmldate import find_date
 from lxml import etree
 
-__all__ = ["MAX_FUTURE", "MIN_YEAR", "htmldate_published", "parse_datetime"]
+__all__ = ["ISO_DATE_START", "MAX_FUTURE", "MIN_YEAR", "htmldate_published", "parse_datetime"]
 
 #: Earlier dates are placeholders (``1970-01-01``) or typos, not publication dates.
 MIN_YEAR = 1990
 #: Dates further ahead are scheduled events or typos; a little slack covers time zones.
 MAX_FUTURE = timedelta(days=2)
+#: A value that opens with an ISO date ("2021-06-04T21:40:00+03:00"): what a ``title`` or
+#: ``datetime`` attribute holds when it keeps a date, where a tooltip holds words.
+ISO_DATE_START = re.compile(r"\s*\d{4}-\d{2}-\d{2}")
 #: Longer strings are sentences, not date values; only their start is looked at.
 MAX_DATE_CHARS = 64
 #: The format asked of htmldate: date and time, parsed back by :func:`parse_datetime`.

@@ -15,6 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from feedsift.extractors.vocabulary import CLASS_VOCABULARY, Role
 from feedsift.metadata.record import Clue
 from feedsift.metadata.scan import MarkupIndex, elements, text_of
 from feedsift.metadata.titles import TITLE_SEPARATORS
@@ -59,15 +60,15 @@ HOME_MENU_WORDS = frozenset({
 #: ``<time>`` class/id words that mark a publication or an update date.
 PUBLISHED_TIME_WORDS = ("publish", "posted", "created", "pubdate", "date-pub")
 UPDATED_TIME_WORDS = ("update", "modif", "edited")
-#: Class/id words of a comment's container: a time inside one is a reader's, not the
-#: post's (a comment thread's ``<abbr class="date" title="...">`` on every reply).
-COMMENT_WORDS = frozenset(
-    "comment comments commentlist comentarios commentaires kommentar kommentare reply "
-    "replies respond disqus".split()
-)
-#: Containers never read for :data:`COMMENT_WORDS` (a body class says what the page allows).
-_PAGE_TAGS = frozenset({"html", "body"})
+#: Class/id words of a comment's container (the block stage's vocabulary): a time inside
+#: one is a reader's, not the post's (``<abbr class="date" title="...">`` on every reply of a
+#: comment thread). Whole lower-cased words only: split at camelCase, a forum's
+#: ``compositionConsumerAndRepliesContainer`` around its opening post would name replies.
+COMMENT_WORDS = CLASS_VOCABULARY[Role.COMMENT]
 _WORDS = re.compile(r"[a-z]+")
+#: Containers whose classes are not read for it (a body class says what the page allows:
+#: WordPress writes ``comments-open`` there).
+_PAGE_TAGS = frozenset({"html", "body"})
 
 #: hCard names (``.vcard .fn``): the last resort. The ``vcard`` classes are found through
 #: the attribute axis (0.29 against 0.48 ms a page for a test on every element).

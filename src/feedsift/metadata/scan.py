@@ -11,11 +11,11 @@ called only when the cheaper sources leave a field empty.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from lxml import etree
 
+from feedsift.metadata.dates import ISO_DATE_START
 from feedsift.parsing.xpath import select_elements
 from feedsift.text.tokens import normalize_space
 
@@ -23,9 +23,6 @@ __all__ = ["MarkupIndex", "elements", "microdata_elements", "scan_markup", "text
 
 #: Tags the metadata readers look at, found by one walk of the tree in C (``iter``).
 SCANNED_TAGS = ("meta", "link", "base", "title", "h1", "time", "abbr", "a")
-#: An ``<abbr title="2021-06-04T21:40:00+03:00">Fri 04 June 2021</abbr>``: microformats'
-#: "abbr design pattern" (hAtom's ``abbr.published``), a ``<time datetime>`` of older themes.
-ABBR_DATE = re.compile(r"\s*\d{4}-\d{2}-\d{2}")
 #: Microdata elements: an attribute test is cheapest from the attribute axis.
 _ITEMPROP = etree.XPath("//@itemprop/..")
 
@@ -59,8 +56,8 @@ def scan_markup(root: etree._Element) -> MarkupIndex:
         tag = str(element.tag)
         if tag == "a":
             _bucket_anchor(element, buckets)
-        elif tag == "abbr":
-            if ABBR_DATE.match(element.get("title") or ""):
+        elif tag == "abbr":  # microformats' "abbr design pattern" (hAtom's abbr.published):
+            if ISO_DATE_START.match(element.get("title") or ""):  # a <time> of older themes
                 buckets["time"].append(element)
         else:
             buckets[tag].append(element)
