@@ -114,6 +114,13 @@ def test_heading_confirmed_by_the_title_tag_without_structured_title() -> None:
     assert meta.source_of("title") == FieldSource("title", "dom", "h1")
 
 
+def test_a_line_break_in_a_heading_separates_its_words_an_inline_tag_does_not() -> None:
+    html = """<html><head></head><body><h1>Cosmetic Packaging<br><span>Design</span>
+    for <em>brand</em>s</h1><p>Soil first.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    assert meta.title == "Cosmetic Packaging Design for brands"
+
+
 def test_title_tag_when_no_heading_matches() -> None:
     html = """<html><head><title>Notes on gardening</title></head>
     <body><h1>Lorem</h1><p>Soil first.</p></body></html>"""

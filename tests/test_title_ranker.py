@@ -98,6 +98,17 @@ def test_a_menu_items_name_never_titles_the_page() -> None:
     assert chosen is not None and chosen.text == "Home - The Daily Build"
 
 
+def test_a_consent_dialogs_heading_is_vetoed_but_a_recipe_for_cookies_is_not() -> None:
+    html = """<html><head><title>InfoQ: Software News - InfoQ</title></head><body>
+    <div id="ccc"><h1>Your choice regarding cookies on this site</h1></div>
+    <h1>Oatmeal cookies in ten minutes</h1><p>Text.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    options = title_options(meta, None)
+    vetoed = vetoed_titles(options, meta, "https://www.infoq.com/")
+    assert "Your choice regarding cookies on this site" in vetoed
+    assert "Oatmeal cookies in ten minutes" not in vetoed
+
+
 class _Prefers:
     """A ranker that scores the option at ``index`` highest: the veto is what is tested."""
 

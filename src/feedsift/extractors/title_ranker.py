@@ -66,6 +66,15 @@ MENU_NAMES = frozenset({
     "skip to content", "search", "log in", "login", "sign in", "sign up", "cart",
     "startseite", "accueil", "inicio", "início", "首页", "主页", "ホーム",
 })  # fmt: skip
+#: Headings of cookie and privacy consent dialogs ("Your choice regarding cookies on this
+#: site", "We value your privacy"): an overlay's ``<h1>``, never the page's title. Phrases,
+#: not the word "cookies" alone, so a recipe for cookies keeps its title.
+CONSENT_TITLE = re.compile(
+    r"\b(?:we use cookies|(?:site|website) uses cookies|cookies? (?:consent|settings|"
+    r"preferences|choices)|(?:choice|choices|consent) (?:regarding|about|on|to) cookies|"
+    r"we value your privacy|privacy preference center|manage (?:your )?(?:cookie|privacy|"
+    r"consent) (?:preferences|settings|choices))\b"
+)
 #: Longest block, in words, compared with the title options: a headline is one line.
 MAX_VISIBLE_WORDS = 40
 #: Link share from which a block is a link (a menu item, a section's name, a teaser).
@@ -158,12 +167,14 @@ def vetoed_titles(
     options: Sequence[TitleOption], meta: PageMetadata, url: str | None
 ) -> set[str]:
     """Options the ranker may score but that never title the page while another is left:
-    menu items' names (:data:`MENU_NAMES`), the site's bare name (all its words spell the
+    menu items' names (:data:`MENU_NAMES`), consent dialogs' headings
+    (:data:`CONSENT_TITLE`), the site's bare name (all its words spell the
     host), and the last part of a title cut at separators when its first words spell the
     host ("Backpacking Packs | REI Co-op" on rei.com: the site's name). The ranker is
     trained with them among the options (they are negatives there), so its features are
     the same at training and extraction."""
-    menus = {o.text for o in options if lenient_title(o.text) in MENU_NAMES}
+    menus = {o.text for o in options if lenient_title(o.text) in MENU_NAMES
+             or CONSENT_TITLE.search(lenient_title(o.text))}  # fmt: skip
     host = _host_label(url or meta.canonical_url)
     if not host or host in HOSTING_LABELS:
         return menus

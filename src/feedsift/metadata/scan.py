@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from feedsift.metadata.dates import ISO_DATE_START
+from feedsift.parsing.blocks import INLINE_TAGS
 from feedsift.parsing.xpath import select_elements
 from feedsift.text.tokens import normalize_space
 
@@ -96,5 +97,17 @@ elements = select_elements
 
 
 def text_of(element: etree._Element) -> str:
-    """The element's whole text, whitespace-normalised."""
-    return normalize_space("".join(str(t) for t in element.itertext()))
+    """The element's whole text, whitespace-normalised; a ``<br>`` or a block-level child
+    separates words (``<h1>Packaging<br><span>Design</span></h1>``: "Packaging Design")
+    as on screen, inline ones do not (``Pack<em>aging</em>``)."""
+    if not len(element):
+        return normalize_space(element.text or "")
+    parts: list[str] = []  # (iterwalk skips comments; parse_html has dropped them anyway)
+    for event, node in etree.iterwalk(element, events=("start", "end")):
+        if node.tag not in INLINE_TAGS and node is not element:
+            parts.append(" ")
+        if event == "start":
+            parts.append(node.text or "")
+        elif node is not element:
+            parts.append(node.tail or "")
+    return normalize_space("".join(parts))
