@@ -96,6 +96,19 @@ def test_a_right_template_title_path_wins_over_a_wrong_page_level(
     assert source.detail.startswith("template: 1.00 against the page level's 0.00 on the same 6")
 
 
+def test_a_perfect_tie_on_titles_goes_to_the_template_other_ties_to_the_page_level(
+    page_level: LearnedPageExtractor,
+) -> None:
+    # both right on every checked item: the template's title path is the site's title
+    # element (TIE_WINNERS); on dates the page level, which needs no site state, keeps it
+    combiner = _combiner(page_level, _template(), PLAIN)
+    title, date = combiner.choice("title"), combiner.choice("published")
+    assert (title.method, title.score, title.page_score) == ("template", 1.0, 1.0)
+    assert combiner.scores_["template"]["published"].score == 1.0
+    assert (date.method, date.score) == ("page", 1.0)
+    assert title.reason == f"1.00 against the page level's 1.00 on the same {len(CHECKED)} items"
+
+
 def test_fields_the_feed_cannot_check_stay_with_the_page_level(
     page_level: LearnedPageExtractor,
 ) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from feedsift.metadata import PageMetadata, TitleCandidate, read_metadata
 from feedsift.metadata.dom import HOME_HREF
+from feedsift.metadata.scan import spaced_text_of
 from feedsift.metadata.titles import TITLE_SEPARATORS
 from feedsift.metadata.values import mend_mojibake, site_host
 from feedsift.parsing.page import parse_page
@@ -114,11 +115,12 @@ def test_heading_confirmed_by_the_title_tag_without_structured_title() -> None:
     assert meta.source_of("title") == FieldSource("title", "dom", "h1")
 
 
-def test_a_line_break_in_a_heading_separates_its_words_an_inline_tag_does_not() -> None:
-    html = """<html><head></head><body><h1>Cosmetic Packaging<br><span>Design</span>
-    for <em>brand</em>s</h1><p>Soil first.</p></body></html>"""
-    meta = read_metadata(parse_page(html))
-    assert meta.title == "Cosmetic Packaging Design for brands"
+def test_a_line_break_in_a_byline_separates_its_words_an_inline_tag_does_not() -> None:
+    html = """<html><head></head><body><h1>Notes</h1>
+    <div class="byline">By <span class="author">Ian Ly<em>nam</em><br><span>October 8</span>
+    </span></div><p>Soil first.</p></body></html>"""
+    assert read_metadata(parse_page(html)).authors == ("Ian Lynam",)
+    assert spaced_text_of(parse_page(html).body.find(".//h1")) == "Notes"
 
 
 def test_title_tag_when_no_heading_matches() -> None:

@@ -109,6 +109,22 @@ def test_a_consent_dialogs_heading_is_vetoed_but_a_recipe_for_cookies_is_not() -
     assert "Oatmeal cookies in ten minutes" not in vetoed
 
 
+def test_the_parts_of_the_title_after_the_sites_name_are_its_tagline() -> None:
+    head = '<a href="/">Notes of a tinkerer</a>'
+    html = f"""<html><head><title>Perl Deparse | Notes of a tinkerer - Wisdom unused withers
+    </title></head><body><header>{head}</header><h2>Wisdom unused withers</h2>
+    <p>Text.</p></body></html>"""
+    meta = read_metadata(parse_page(html, "http://192.0.2.7/2021/04/01/perl-deparse/"))
+    options = title_options(meta, "Wisdom unused withers")
+    vetoed = vetoed_titles(options, meta, "http://192.0.2.7/2021/04/01/perl-deparse/")
+    assert "Wisdom unused withers" in vetoed and "Perl Deparse" not in vetoed
+    first = html.replace("Perl Deparse | Notes of a tinkerer - Wisdom unused withers",
+                         "Notes of a tinkerer | Perl Deparse")  # fmt: skip
+    meta = read_metadata(parse_page(first, "http://192.0.2.7/2021/04/01/perl-deparse/"))
+    options = title_options(meta, None)
+    assert "Perl Deparse" not in vetoed_titles(options, meta, "http://192.0.2.7/p/")
+
+
 class _Prefers:
     """A ranker that scores the option at ``index`` highest: the veto is what is tested."""
 

@@ -168,19 +168,37 @@ def vetoed_titles(
 ) -> set[str]:
     """Options the ranker may score but that never title the page while another is left:
     menu items' names (:data:`MENU_NAMES`), consent dialogs' headings
-    (:data:`CONSENT_TITLE`), the site's bare name (all its words spell the
+    (:data:`CONSENT_TITLE`), the parts of the ``<title>`` after the site's name (a tagline:
+    :func:`_after_site_name`), the site's bare name (all its words spell the
     host), and the last part of a title cut at separators when its first words spell the
     host ("Backpacking Packs | REI Co-op" on rei.com: the site's name). The ranker is
     trained with them among the options (they are negatives there), so its features are
     the same at training and extraction."""
+    after = _after_site_name(meta)
     menus = {o.text for o in options if lenient_title(o.text) in MENU_NAMES
-             or CONSENT_TITLE.search(lenient_title(o.text))}  # fmt: skip
+             or CONSENT_TITLE.search(lenient_title(o.text)) or o.text in after}  # fmt: skip
     host = _host_label(url or meta.canonical_url)
     if not host or host in HOSTING_LABELS:
         return menus
     tails = _tail_parts(meta)
     names = {o.text for o in options if _bare_name(host, o.text)}
     return menus | names | {o.text for o in options if o.text in tails and _spelled(host, o.text)}
+
+
+def _after_site_name(meta: PageMetadata) -> set[str]:
+    """The parts of the ``<title>`` that follow the site's name when the name is not its
+    first part: "Perl Deparse | Site name - Tagline" ends with the site's tagline. The
+    name is a link to the home page or ``og:site_name``; "Site name | Post" vetoes nothing."""
+    names = {lenient_title(n) for n in (*meta.home_links, meta.site_name) if n}
+    after: set[str] = set()
+    for candidate in meta.title_candidates:
+        if (candidate.source, candidate.detail) != ("title-tag", "title"):
+            continue
+        parts = [p for p in map(normalize_space, TITLE_SEPARATORS.split(candidate.text)) if p]
+        at = next((i for i, p in enumerate(parts) if i and lenient_title(p) in names), None)
+        if at is not None:
+            after.update(parts[at + 1 :])
+    return after
 
 
 def _words(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from lxml import etree
 
 from feedsift.extractors.vocabulary import CLASS_VOCABULARY, Role
 from feedsift.metadata.record import Clue
-from feedsift.metadata.scan import MarkupIndex, elements, text_of
+from feedsift.metadata.scan import MarkupIndex, elements, spaced_text_of, text_of
 from feedsift.metadata.titles import TITLE_SEPARATORS
 from feedsift.metadata.values import site_host
 
@@ -279,5 +279,5 @@ def _homes(element: etree._Element) -> set[etree._Element]:
 
 def _byline_text(element: etree._Element) -> str | None:
     names = [n for n in elements(_NAME_CHILD, element) if n is not element]
-    text = text_of(names[0] if names else element)
+    text = spaced_text_of(names[0] if names else element)
     return text if 0 < len(text) <= MAX_BYLINE_CHARS else None

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from lxml import etree
 
 from feedsift.metadata.record import Clue, ClueSource, Field
-from feedsift.metadata.scan import MarkupIndex, elements, text_of
+from feedsift.metadata.scan import MarkupIndex, elements, spaced_text_of, text_of
 
 __all__ = ["MICRODATA_PROPS", "OPENGRAPH_KEYS", "link_clues", "meta_clues", "microdata_clues"]
 
@@ -227,4 +227,5 @@ def _microdata_value(element: etree._Element, field: Field) -> str | None:
         names = elements(_AUTHOR_NAME, element)
         if names:
             element = names[0]
+        return spaced_text_of(element) or None
     return text_of(element) or None

@@ -20,7 +20,9 @@ from feedsift.parsing.blocks import INLINE_TAGS
 from feedsift.parsing.xpath import select_elements
 from feedsift.text.tokens import normalize_space
 
-__all__ = ["MarkupIndex", "elements", "microdata_elements", "scan_markup", "text_of"]
+__all__ = [
+    "MarkupIndex", "elements", "microdata_elements", "scan_markup", "spaced_text_of", "text_of",
+]
 
 #: Tags the metadata readers look at, found by one walk of the tree in C (``iter``).
 SCANNED_TAGS = ("meta", "link", "base", "title", "h1", "time", "abbr", "a")
@@ -97,9 +99,15 @@ elements = select_elements
 
 
 def text_of(element: etree._Element) -> str:
-    """The element's whole text, whitespace-normalised; a ``<br>`` or a block-level child
-    separates words (``<h1>Packaging<br><span>Design</span></h1>``: "Packaging Design")
-    as on screen, inline ones do not (``Pack<em>aging</em>``)."""
+    """The element's whole text, whitespace-normalised, its text nodes joined as they are
+    (what the title options are made of: the bundled ranker was trained on these)."""
+    return normalize_space("".join(str(t) for t in element.itertext()))
+
+
+def spaced_text_of(element: etree._Element) -> str:
+    """The element's text as a reader sees it: a ``<br>`` or a block-level child separates
+    words ("Ian Lynam<br><span>October 8</span>": "Ian Lynam October 8"), inline ones do not
+    (``Pack<em>aging</em>``)."""
     if not len(element):
         return normalize_space(element.text or "")
     parts: list[str] = []  # (iterwalk skips comments; parse_html has dropped them anyway)

@@ -29,9 +29,10 @@ field the combiner keeps the last :data:`WINDOW` scores and their mean (``scores
 :meth:`FieldCombiner.partial_fit` with new feed items re-checks, so a site's redesign that
 breaks a method moves the choice back (drift). :meth:`FieldCombiner.extract` takes each field
 from the method with the best mean, when it has :data:`MIN_CHECKS` checks and beats the page
-level's mean on the same items (the pairs are kept together; a tie goes to the page level:
-it needs no site state); every other field, and any field
-the chosen method finds nothing for on the page, is the page level's. A page the page level
+level's mean on the same items (the pairs are kept together; a tie goes to the page level,
+which needs no site state, except a perfect one on a field of :data:`TIE_WINNERS`); every
+other field, and any field the chosen method finds nothing for on the page, is the page
+level's. A page the page level
 takes for a listing, a thread or anything but an article is left to it whole: the feed's
 items are posts, so no check said anything about such pages. The article's
 ``sources`` say, per field, which method made it and why (its score against the page
@@ -69,6 +70,7 @@ __all__ = [
     "MIN_CHECKS",
     "MIN_EXCERPT_WORDS",
     "MIN_FULL_DESCRIPTION_WORDS",
+    "TIE_WINNERS",
     "WINDOW",
     "FieldChoice",
     "FieldCombiner",
@@ -91,6 +93,12 @@ MIN_CHECKS = 3
 #: Recent checks kept per method and field: a 10-item feed refreshes half of them in one
 #: poll after a redesign, so the choice follows the site, and old verdicts are forgotten.
 WINDOW = 12
+#: Per field, the methods that win a perfect tie with the page level (both right on every
+#: checked item): a feed template's title path that found each held-out item's title is
+#: the site's title element, while the page level's pick on the site's other pages can be
+#: swayed by a tagline or a logo heading the feed never showed (ssg: Authing's "官方博客",
+#: 4rkal). Other ties go to the page level, which needs no site state.
+TIE_WINNERS: dict[str, tuple[str, ...]] = {"title": ("template",)}
 #: Feed content shorter than this (in words) is an excerpt or a teaser: no body check.
 MIN_BODY_WORDS = 50
 #: Folds of a feed's items when a method learns from the very items it is checked on
@@ -256,7 +264,9 @@ class FieldCombiner:
                 f"no other method has {self.min_checks} checks")  # fmt: skip
             score = own.score if own is not None else None
             return FieldChoice(field, page, score, score, own.checks if own else 0, reason)
-        winners = [(name, s) for name, s in rivals if s.score > s.page_score]
+        ties = TIE_WINNERS.get(field, ())
+        winners = [(name, s) for name, s in rivals if s.score > s.page_score
+                   or (name in ties and s.score == s.page_score == 1.0)]  # fmt: skip
         name, best = max(winners or rivals, key=lambda rival: rival[1].score)
         versus = f"on the same {best.checks} items"
         if winners:
