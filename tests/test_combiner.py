@@ -173,6 +173,42 @@ def test_a_redesign_that_breaks_the_chosen_method_moves_the_choice(
     assert combiner.extract(post_page(Post(40), PROMO)).title == Post(40).title
 
 
+class _Counted:
+    """A method that counts the pages it is asked to extract."""
+
+    def __init__(self, method: PageExtractor) -> None:
+        self.method, self.calls = method, 0
+
+    @property
+    def name(self) -> str:
+        return self.method.name
+
+    def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        self.calls += 1
+        return self.method.extract(page, options)
+
+
+def test_a_made_verdict_is_rechecked_on_one_item_in_n_until_a_check_goes_against_it(
+    page_level: LearnedPageExtractor,
+) -> None:
+    template = _Counted(_template(SITE_HEAD))
+    combiner = FieldCombiner(page_level, [template], window=4, recheck_every=3)
+    steady = [Post(n) for n in range(5, 15)]
+    combiner.fit(feed_sample(steady).items, pages_of(steady, SITE_HEAD))
+    assert combiner.choice("title").method == "template"
+    # every item until the window (4) is full, then items 6 and 9 of 10
+    assert template.calls == 4 + 2 and combiner.items_checked_ == len(steady)
+    assert combiner.get_state()["recheck_every"] == 3
+    # a redesign: the first due check goes against the verdict, so every item is checked
+    later = [Post(n) for n in range(15, 21)]
+    combiner.partial_fit(feed_sample(later).items, pages_of(later, PROMO))
+    assert combiner.choice("title").method == "page"
+    # items 10 and 11 skipped; 12 is due and goes against the verdict, so 13 is checked
+    # too; the window (1, 1, 0, 0 against 0, 0, 1, 1) now leans to the page level, which
+    # the checks agree with: 14 is skipped, 15 is due
+    assert template.calls == 6 + 3
+
+
 def test_box_removal_is_used_only_where_it_beats_the_page_level(
     page_level: LearnedPageExtractor,
 ) -> None:

@@ -70,6 +70,7 @@ __all__ = [
     "MIN_CHECKS",
     "MIN_EXCERPT_WORDS",
     "MIN_FULL_DESCRIPTION_WORDS",
+    "RECHECK_EVERY",
     "TIE_WINNERS",
     "WINDOW",
     "FieldChoice",
@@ -99,6 +100,12 @@ WINDOW = 12
 #: swayed by a tagline or a logo heading the feed never showed (ssg: Authing's "官方博客",
 #: 4rkal). Other ties go to the page level, which needs no site state.
 TIE_WINNERS: dict[str, tuple[str, ...]] = {"title": ("template",)}
+#: Once every field a method was checked on holds a full :data:`WINDOW` of checks, the
+#: method is checked on one feed item in this many (the same items for every method, beside
+#: the page level), until a check goes against the window's verdict (a redesign): then on
+#: every item again. A made verdict needs no check of every item, and the checks cost a
+#: third of the page level's time when every page is a feed item.
+RECHECK_EVERY = 4
 #: Feed content shorter than this (in words) is an excerpt or a teaser: no body check.
 MIN_BODY_WORDS = 50
 #: Folds of a feed's items when a method learns from the very items it is checked on
@@ -160,11 +167,13 @@ class FieldCombiner:
         methods: Sequence[PageExtractor] = (),
         min_checks: int = MIN_CHECKS,
         window: int = WINDOW,
+        recheck_every: int = RECHECK_EVERY,
     ) -> None:
         self.page_level = page_level
         self.methods = methods
         self.min_checks = min_checks
         self.window = window
+        self.recheck_every = recheck_every
 
     # -- learning -----------------------------------------------------------------------
 
@@ -209,21 +218,37 @@ class FieldCombiner:
             delattr(self, name)
 
     def _check(self, values: ItemValues, page: ParsedPage, learned: Mapping[str, Any]) -> None:
-        """Score each method that did not learn from this item on each field it gives, next
-        to the page level's score on the same item (the pair the choice compares)."""
+        """Score each method that did not learn from this item and is due a check on each
+        field it gives, next to the page level's score on the same item (the pair the
+        choice compares); nothing when no method is due."""
+        rivals = [m for m in self.methods
+                  if values.url not in learned.get(m.name, ()) and self._due(m.name)]  # fmt: skip
+        if self.methods and not rivals:
+            return
         scorer = _ItemScorer(values)
         own = _checked(self.page_level, scorer, page) or {}
-        for method in self._extractors():
-            if values.url in learned.get(method.name, ()):
-                continue
-            scores = own if method is self.page_level else _checked(method, scorer, page)
-            if scores is None:
-                continue  # a method that has learned nothing yet cannot be checked
-            fields = self.checks_.setdefault(method.name, {})
-            for field, score in scores.items():
-                recent = fields.setdefault(field, [])
-                recent.append((score, own.get(field, 0.0)))
-                del recent[: max(0, len(recent) - self.window)]
+        self._record(self.page_level.name, own, own)
+        for method in rivals:
+            scores = _checked(method, scorer, page)
+            if scores is not None:  # None: a method that has learned nothing yet
+                self._record(method.name, scores, own)
+
+    def _due(self, method: str) -> bool:
+        """Whether ``method`` is checked on the current item: always until each of its
+        checked fields holds a full window, and again as soon as a check went against the
+        window's verdict (a redesign, or a verdict in doubt); else one item in
+        :attr:`recheck_every`."""
+        fields = self.checks_.get(method)
+        if not fields or any(len(r) < self.window or _surprise(r) for r in fields.values()):
+            return True
+        return self.items_checked_ % self.recheck_every == 0
+
+    def _record(self, method: str, scores: Mapping[str, float], own: Mapping[str, float]) -> None:
+        fields = self.checks_.setdefault(method, {})
+        for field, score in scores.items():
+            recent = fields.setdefault(field, [])
+            recent.append((score, own.get(field, 0.0)))
+            del recent[: max(0, len(recent) - self.window)]
 
     def _rescore(self) -> None:
         self.scores_ = {method: {field: _mean(recent) for field, recent in fields.items()
@@ -312,8 +337,8 @@ class FieldCombiner:
         """Parameters and checks as JSON-safe data (the methods themselves are not saved)."""
         self.check_fitted()
         return {"min_checks": self.min_checks, "window": self.window,
-                "items": self.items_checked_, "checks": self.checks_,
-                "page_level": self.page_level.name}  # fmt: skip
+                "recheck_every": self.recheck_every, "items": self.items_checked_,
+                "checks": self.checks_, "page_level": self.page_level.name}  # fmt: skip
 
     def to_bytes(self) -> bytes:
         """The state in the learners' envelope (:mod:`feedsift.saved_state`)."""
@@ -325,6 +350,7 @@ class FieldCombiner:
         used: a site's feed template joins its combiner when the crawl hands it over."""
         try:
             self.min_checks, self.window = int(state["min_checks"]), int(state["window"])
+            self.recheck_every = int(state.get("recheck_every", RECHECK_EVERY))
             self.checks_ = {method: {str(f): [(float(s), float(p)) for s, p in recent]
                                      for f, recent in fields.items()}
                             for method, fields in state["checks"].items()}  # fmt: skip
@@ -566,6 +592,14 @@ def _checked(
     except FeedsiftError:
         article = None  # it fails on a page of the site: no field is right
     return scorer.scores(article)
+
+
+def _surprise(recent: list[tuple[float, float]]) -> bool:
+    """Whether the last check went against the window's verdict: the method beat the page
+    level on the item while it does not on the window's mean, or the reverse."""
+    score, page = recent[-1]
+    mean = _mean(recent)
+    return score != page and (score > page) != (mean.score > mean.page_score)
 
 
 def _mean(recent: list[tuple[float, float]]) -> FieldScore:
