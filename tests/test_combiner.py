@@ -249,6 +249,11 @@ def test_extracting_before_fit_raises_not_fitted(page_level: LearnedPageExtracto
         combiner.choice("title")
 
 
+def test_recheck_every_must_be_positive(page_level: LearnedPageExtractor) -> None:
+    with pytest.raises(ValueError, match="recheck_every"):
+        FieldCombiner(page_level, recheck_every=0).fit([], {})
+
+
 def test_methods_need_different_names(page_level: LearnedPageExtractor) -> None:
     with pytest.raises(ValueError, match="different names"):
         FieldCombiner(page_level, [_template(), _template()]).fit([], {})

@@ -200,6 +200,8 @@ class FieldCombiner:
         names = [m.name for m in self._extractors()]
         if len(set(names)) < len(names):
             raise ValueError(f"the combiner's methods need different names, not {names}")
+        if self.recheck_every < 1:
+            raise ValueError(f"recheck_every must be at least 1, not {self.recheck_every}")
         if not hasattr(self, "checks_"):
             self.checks_, self.items_checked_ = {}, 0
         for item in items:
