@@ -32,6 +32,7 @@ from feedsift.cli import (
     feeds_cmd,
     report,
     search_cmd,
+    serve_cmd,
     show_cmd,
     spark_cmd,
     stats_cmd,
@@ -76,7 +77,7 @@ exit status:
 #: The command modules; each adds its sub-parser with ``register(subparsers)``.
 COMMANDS = (
     demo_cmd, extract_cmd, feeds_cmd, crawl_cmd, export_cmd, search_cmd, stats_cmd, show_cmd,
-    examples_cmd, bench_cmd, train_cmd, templates_cmd, spark_cmd,
+    examples_cmd, bench_cmd, train_cmd, templates_cmd, spark_cmd, serve_cmd,
 )  # fmt: skip
 
 

@@ -24,7 +24,14 @@ from feedsift.storage.columns import (
 )
 from feedsift.storage.connection import Connection, RowLike
 
-__all__ = ["STREAM_BATCH", "ArticleTable", "NewArticle", "StoredArticle", "article_record"]
+__all__ = [
+    "STREAM_BATCH",
+    "ArticleTable",
+    "NewArticle",
+    "StoredArticle",
+    "article_record",
+    "stored_article",
+]
 
 #: Articles read per query while streaming: a few MB of records in memory at a time, on
 #: either database (PostgreSQL's driver would otherwise read a whole result at once).
@@ -123,13 +130,14 @@ class ArticleTable:
             rows = self._db.execute(
                 query + " AND id > ? ORDER BY id LIMIT ?", [*params, last, STREAM_BATCH]
             ).fetchall()
-            yield from (_stored(row) for row in rows)
+            yield from (stored_article(row) for row in rows)
             if len(rows) < STREAM_BATCH:
                 return
             last = int(rows[-1]["id"])
 
 
-def _stored(row: RowLike) -> StoredArticle:
+def stored_article(row: RowLike) -> StoredArticle:
+    """A row of the ``articles`` table as a record."""
     extracted_at = moment_from_db(row["extracted_at"])
     assert extracted_at is not None  # NOT NULL column
     return StoredArticle(
