@@ -440,7 +440,8 @@ def test_the_openapi_description_lists_every_endpoint(api: httpx.Client) -> None
     assert schema["openapi"].startswith("3.")
     paths = schema["paths"]
     assert {path: sorted(methods) for path, methods in paths.items() if path != "/"} == {
-        "/api/extract": ["post"], "/api/articles": ["get"], "/api/articles/{id}": ["get"],
+        "/api/extract": ["post"], "/api/inspect": ["post"], "/api/articles": ["get"],
+        "/api/articles/{id}": ["get"],
         "/api/feeds": ["get", "post"], "/api/feeds/{id}": ["delete"],
         "/api/sites/{site}": ["get"],
     }  # fmt: skip

@@ -48,6 +48,7 @@ from feedsift.errors import (
     UnsafeAddressError,
 )
 from feedsift.extractors.base import ExtractOptions, PageExtractor
+from feedsift.extractors.explain import explain_page
 from feedsift.extractors.model import ModelBundle, load_bundle
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.blocks import BlockView, Subtree, TextBlock, text_blocks
@@ -132,6 +133,7 @@ __all__ = [
     "WarcSkip",
     "__version__",
     "bundled_extractor",
+    "explain_page",
     "extract",
     "extract_url",
     "extract_warc",

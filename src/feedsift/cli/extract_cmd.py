@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import logging
 import os
 import signal
@@ -29,7 +30,7 @@ from typing import Literal, Protocol, TextIO
 from tqdm import tqdm
 
 from feedsift.acquisition.http import DEFAULT_TIMEOUT
-from feedsift.api import extract
+from feedsift.api import bundled_extractor, extract
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
 from feedsift.cli.inputs import (
     HTML_SUFFIXES,
@@ -44,6 +45,12 @@ from feedsift.cli.numbers import whole_number
 from feedsift.cli.warc_inputs import WarcTally, expand_warcs
 from feedsift.errors import FeedsiftError, ModelError
 from feedsift.extractors.base import ExtractOptions
+from feedsift.extractors.explain import (
+    PageExplanation,
+    explain_page,
+    explanation_text,
+    explanation_to_dict,
+)
 from feedsift.outputs.formats import (
     DOCUMENT_FORMATS,
     FILE_SUFFIXES,
@@ -53,6 +60,7 @@ from feedsift.outputs.formats import (
     render,
 )
 from feedsift.outputs.origin import Origin
+from feedsift.parsing.page import parse_page
 from feedsift.records import Article, PageKind
 
 __all__ = ["ExtractSettings", "Outcome", "extract_batch", "extract_source", "register", "run"]
@@ -108,6 +116,14 @@ examples:
   feedsift extract 'crawls/*.warc.gz' -f csv -o articles.csv       many WARC files
   feedsift extract saved.html --url https://example.org/post   resolve links against it
   curl -s https://example.org/post | feedsift extract - --format html > clean.html
+  feedsift extract post.html --explain              why each block is kept or removed
+  feedsift extract post.html --explain -f json      the same as JSON (one object per page)
+
+explaining (--explain): instead of the article, each page's text blocks in document order,
+one line each: index, KEPT or removed, the stage that decided (block classifier, title
+block, tidy, comment list, listing items, forum thread, product specification, links
+only), the block classifier's content score, the block's role and the reason in words, and
+the block's first 80 characters. Formats txt (default) and json only; -o PATH is one file.
 
 output (-o PATH):
   one input         PATH is the file written (a file inside PATH if PATH is a folder)
@@ -214,6 +230,12 @@ def _add_extraction_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--url", metavar="URL", help="the page's address, for one file or stdin input"
     )
+    group.add_argument(
+        "--explain",
+        action="store_true",
+        help="print why each text block is kept or removed, not the article (txt or json; "
+        "see below)",
+    )
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -287,13 +309,18 @@ def run(args: argparse.Namespace) -> int:
     resolved = resolve_inputs(args.inputs, stdin, settings.load.max_bytes)
     if args.url and resolved.many:
         parser.error("--url is for a single input (one file or stdin)")
+    if args.explain and args.format not in EXPLAIN_FORMATS:
+        parser.error(f"--explain writes txt or json, not {args.format}")
     target = _output_target(args.output, args.format, resolved.many, parser)
+    if args.explain and target.kind == "folder":
+        parser.error("--explain writes one file: give -o a file name")
     for problem in resolved.problems:
         report(problem.name, problem.reason)
     failures = len(resolved.problems)
     if resolved.sources:
         try:
-            failures += _extract_all(resolved.sources, resolved.many, target, settings, args)
+            work = _explain_all if args.explain else _extract_all
+            failures += work(resolved.sources, resolved.many, target, settings, args)
         except BrokenPipeError:
             raise
         except OSError as exc:  # the output cannot be written: nothing else can go on
@@ -397,6 +424,58 @@ def _report_failure(outcome: Outcome, verbose: int) -> None:
 def _subject(source: InputSource) -> str:
     """How messages name an input: a WARC page by its file and URL."""
     return f"{source.name}: {source.location}" if source.kind == "record" else source.name
+
+
+# --- explaining, here ---------------------------------------------------------------------
+
+#: The formats of ``--explain``.
+EXPLAIN_FORMATS = ("txt", "json")
+
+
+def _explain_all(
+    sources: Sequence[InputSource],
+    many: bool,
+    target: OutputTarget,
+    settings: ExtractSettings,
+    args: argparse.Namespace,
+) -> int:
+    """Write the explanation of every source (a WARC file's pages in its place), in order,
+    in this process; return how many failed."""
+    tally = WarcTally()
+    failures, explained = 0, []
+    for source in expand_warcs(sources, settings.load.max_bytes, tally):
+        try:
+            explained.append((_subject(source), explain_source(source, settings)))
+        except ModelError:
+            raise
+        except FeedsiftError as exc:
+            report(_subject(source), str(exc) or type(exc).__name__)
+            failures += 1
+    tally.report()
+    output = _explanations(explained, args.format, many)
+    if target.kind == "file" and target.path is not None:
+        _write_atomically(target.path, output)
+    else:
+        sys.stdout.write(output)
+    return failures + tally.failures
+
+
+def _explanations(explained: list[tuple[str, PageExplanation]], fmt: str, many: bool) -> str:
+    """The explanations as text (a '==> INPUT <==' line before each of several), or as
+    JSON: one object with an "input" field, an array of them for several inputs."""
+    if fmt == "json":
+        objects = [{"input": name, **explanation_to_dict(e)} for name, e in explained]
+        whole = objects if many else objects[0] if objects else None
+        return json.dumps(whole, ensure_ascii=False, indent=2) + "\n"
+    texts = [(f"==> {name} <==\n" if many else "") + explanation_text(e) for name, e in explained]
+    return "\n".join(texts)
+
+
+def explain_source(source: InputSource, settings: ExtractSettings) -> PageExplanation:
+    """Load one input and explain the bundled extractor's decisions on it."""
+    loaded = load_input(source, settings.load)
+    page = parse_page(loaded.data, settings.base_url or loaded.url, loaded.content_type)
+    return explain_page(bundled_extractor(), page, settings.options)
 
 
 # --- extraction, here or in worker processes ---------------------------------------------

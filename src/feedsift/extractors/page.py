@@ -56,7 +56,11 @@ __all__ = [
     "DEFAULT_BLOCK_THRESHOLD",
     "DEFAULT_MODEL_PATH",
     "BlockDecision",
+    "BlockTrace",
     "LearnedPageExtractor",
+    "ShownBlocks",
+    "listing_of",
+    "shown_blocks",
 ]
 
 #: The model bundle shipped inside the package (rebuilt by ``feedsift train``).
@@ -79,6 +83,16 @@ class _Kinds:
 
 
 @dataclass(frozen=True, slots=True)
+class BlockTrace:
+    """The body mask after each step of :meth:`LearnedPageExtractor.decide` (own copies);
+    the last step's, the decision's ``content``, drops the comment list on articles."""
+
+    classified: np.ndarray  #: the block classifier's: content probability >= threshold
+    untitled: np.ndarray  #: without the title block (a field of its own, unless it is all)
+    tidied: np.ndarray  #: without bylines, post-end phrases and stray labels
+
+
+@dataclass(frozen=True, slots=True)
 class BlockDecision:
     """The learned stages' findings on one page."""
 
@@ -89,6 +103,8 @@ class BlockDecision:
     scores: np.ndarray  #: content probability per block
     content: np.ndarray  #: boolean mask of the blocks kept as body
     kinds: _Kinds  #: the kind classifier's guess and the teaser list it read
+    #: how ``decide`` came to ``content`` (not updated by callers that change ``content``)
+    trace: BlockTrace | None = None
 
 
 class LearnedPageExtractor:
@@ -126,14 +142,17 @@ class LearnedPageExtractor:
         body = chunked_body(page.view.subtrees, table, signals.roles.own, context.best_subtree)
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         scores = block_scores(signals, table, context, self._block)
-        content = scores >= self.threshold
-        if title.block >= 0 and content.sum() > content[title.block]:
-            content[title.block] = False  # the title is a field of its own, unless it is all
-        content = tidy_body([b.text for b in page.view.blocks], signals, content)
+        classified = scores >= self.threshold
+        untitled = classified.copy()
+        if title.block >= 0 and untitled.sum() > untitled[title.block]:
+            untitled[title.block] = False  # the title is a field of its own, unless it is all
+        tidied = tidy_body([b.text for b in page.view.blocks], signals, untitled)  # a new mask
+        content = tidied.copy()
         if _page_kind(guess, listed=False) is PageKind.ARTICLE:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
-                             content, _Kinds(guess, teasers))  # fmt: skip
+                             content, _Kinds(guess, teasers),
+                             BlockTrace(classified, untitled, tidied))  # fmt: skip
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
         return self.extract_decided(page, self.decide(page), options)
@@ -145,11 +164,7 @@ class LearnedPageExtractor:
         changed first: the hybrid drops the blocks a site-level learner calls boilerplate)."""
         options = options or ExtractOptions()
         signals = decision.analysis.signals
-        listing = None
-        if options.detect_listings:
-            findings = PageFindings(signals.roles.near, decision.content, signals.words,
-                                    decision.best_subtree)  # fmt: skip
-            listing = find_listing(page.view, findings, page.url, decision.kinds.teasers)
+        listing = listing_of(page, decision) if options.detect_listings else None
         guess = decision.kinds.guess
         comments: tuple[Comment, ...] = ()
         if options.include_comments:
@@ -193,18 +208,12 @@ class LearnedPageExtractor:
         meta: PageMetadata | None,
     ) -> Article:  # fmt: skip
         listing = found.listing
-        kind = _page_kind(found.guess, listing is not None)
-        shown = listing.text_blocks(decision.content) if listing else decision.content
-        thread = find_thread(page.view) if kind is PageKind.FORUM else None
+        shown = shown_blocks(page, decision, listing)
+        thread = shown.thread
         if thread is not None:
-            shown = shown | thread.blocks
             meta = _thread_date(meta, thread)
-        if kind is PageKind.PRODUCT:
-            shown = shown | specification_blocks(page.view, decision.best_subtree)
-        if listing is None and _link_words_only(decision.analysis.signals, shown):
-            shown = np.zeros_like(shown)  # links alone are navigation, not content
-        body = assemble_body([page.view.blocks[i] for i in np.flatnonzero(shown)])
-        kind = kind if body else PageKind.EMPTY
+        body = assemble_body([page.view.blocks[i] for i in np.flatnonzero(shown.mask)])
+        kind = shown.kind if body else PageKind.EMPTY
         title, title_source = self._title_text(page, decision, meta)
         provenance = Provenance(self.name, self.bundle.version, _confidence(decision),
                                 found.guess.scores.get(kind.value, 0.0))  # fmt: skip
@@ -214,6 +223,45 @@ class LearnedPageExtractor:
             thread=thread.posts if thread else (),
         )  # fmt: skip
         return _with_metadata(article, meta, title_source)
+
+
+def listing_of(page: ParsedPage, decision: BlockDecision) -> Listing | None:
+    """The page's listing (its teasers and their blocks), ``None`` when it is no listing."""
+    signals = decision.analysis.signals
+    findings = PageFindings(signals.roles.near, decision.content, signals.words,
+                            decision.best_subtree)  # fmt: skip
+    return find_listing(page.view, findings, page.url, decision.kinds.teasers)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownBlocks:
+    """The blocks an article's text is made of, and the steps after :meth:`decide` that
+    added them to the decision's ``content`` or dropped them."""
+
+    mask: np.ndarray  #: the blocks shown, in document order
+    kind: PageKind  #: the page's kind (``empty`` is decided later, on the body)
+    listing: Listing | None  #: its items' titles and teasers replace what was kept inside
+    thread: Thread | None  #: a forum thread's posts are shown whatever the classifier said
+    specification: np.ndarray | None  #: a product's key-value tables, shown too
+    links_only: bool  #: the shown blocks were links alone: nothing is shown
+
+
+def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | None) -> ShownBlocks:
+    """What the article shows of a page: the decision's ``content``, or a listing's items,
+    plus a forum thread's posts or a product's specification table."""
+    kind = _page_kind(decision.kinds.guess, listing is not None)
+    shown = listing.text_blocks(decision.content) if listing else decision.content
+    thread = find_thread(page.view) if kind is PageKind.FORUM else None
+    if thread is not None:
+        shown = shown | thread.blocks
+    specification = None
+    if kind is PageKind.PRODUCT:
+        specification = specification_blocks(page.view, decision.best_subtree)
+        shown = shown | specification
+    links_only = listing is None and _link_words_only(decision.analysis.signals, shown)
+    if links_only:
+        shown = np.zeros_like(shown)  # links alone are navigation, not content
+    return ShownBlocks(shown, kind, listing, thread, specification, links_only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from feedsift.server.articles_api import get_article, list_articles
 from feedsift.server.errors import exception_handlers
 from feedsift.server.extract_api import extract_article
 from feedsift.server.feeds_api import add_feed, list_feeds, remove_feed
+from feedsift.server.inspect_api import inspect_page
 from feedsift.server.openapi import openapi_json
 from feedsift.server.options import ServerOptions, check_options
 from feedsift.server.security import RequestGuard, allowed_hosts
@@ -51,6 +52,7 @@ def routes() -> list[Route]:
     return [
         Route("/", index, methods=["GET"]),
         Route("/api/extract", extract_article, methods=["POST"]),
+        Route("/api/inspect", inspect_page, methods=["POST"]),
         Route("/api/articles", list_articles, methods=["GET"]),
         Route("/api/articles/{id}", get_article, methods=["GET"]),
         Route("/api/feeds", list_feeds, methods=["GET"]),

@@ -21,7 +21,14 @@ from feedsift.server.limits import media_type, read_body, read_json
 from feedsift.server.params import check_known, choice, flag, text
 from feedsift.server.services import Services, services_of
 
-__all__ = ["EXTRACT_PARAMETERS", "FORMATS", "PAGE_MEDIA_TYPES", "extract_article"]
+__all__ = [
+    "EXTRACT_PARAMETERS",
+    "FORMATS",
+    "PAGE_MEDIA_TYPES",
+    "SentPage",
+    "extract_article",
+    "read_page",
+]
 
 #: Media types of a page sent as the body. Others are refused (415): among them the ones a
 #: web page may send to another site unasked (text/plain, forms).
@@ -37,7 +44,7 @@ EXTRACT_PARAMETERS = ("url", "format", "comments", "metadata")
 
 
 @dataclass(frozen=True, slots=True)
-class _Page:
+class SentPage:
     """A page to extract: its bytes, its address and the Content-Type it came with."""
 
     body: bytes
@@ -58,7 +65,7 @@ async def extract_article(request: Request) -> Response:
     fmt = choice(params, "format", FORMATS, "json")
     comments, metadata = flag(params, "comments", False), flag(params, "metadata", True)
     services = services_of(request)
-    page = await _page(request, services)
+    page = await read_page(request, services)
     work = partial(extract, page.body, page.url, content_type=page.content_type,
                    extractor=services.extractor, include_comments=comments,
                    with_metadata=metadata)  # fmt: skip
@@ -69,7 +76,7 @@ async def extract_article(request: Request) -> Response:
     return _answer(article, fmt)
 
 
-async def _page(request: Request, services: Services) -> _Page:
+async def read_page(request: Request, services: Services) -> SentPage:
     """The body's page, or the page its JSON names, fetched."""
     kind = media_type(request)
     if kind == "application/json":
@@ -77,13 +84,13 @@ async def _page(request: Request, services: Services) -> _Page:
             raise ApiError(400, "give the URL to fetch in the JSON body only, not also as ?url=")
         url = requested_url(await read_json(request))
         fetched = await fetch_html(url, services.options)
-        return _Page(fetched.body, fetched.response_url, fetched.content_type)
+        return SentPage(fetched.body, fetched.response_url, fetched.content_type)
     if kind not in PAGE_MEDIA_TYPES:
         raise ApiError(415, f"Content-Type {kind or '(none)'} is not a page: send text/html, "
                        'or application/json with {"url": "..."} to fetch one')  # fmt: skip
     body = await read_body(request, services.options.max_body_bytes)
     declared = None if kind == "application/octet-stream" else request.headers["content-type"]
-    return _Page(body, text(request.query_params, "url"), declared)
+    return SentPage(body, text(request.query_params, "url"), declared)
 
 
 def _answer(article: Article, fmt: str) -> Response:

@@ -17,6 +17,7 @@ from starlette.schemas import BaseSchemaGenerator, EndpointInfo
 from feedsift._version import __version__
 from feedsift.server.articles_api import ARTICLES_PARAMETERS, MAX_PAGE
 from feedsift.server.extract_api import EXTRACT_PARAMETERS, FORMATS, PAGE_MEDIA_TYPES
+from feedsift.server.inspect_api import INSPECT_PARAMETERS
 
 __all__ = ["OPENAPI_VERSION", "OpenApiSchema", "openapi_json"]
 
@@ -46,18 +47,22 @@ PARAMETER_DOCS: Mapping[str, tuple[dict[str, Any], str]] = {
 #: The query parameters of each endpoint (by its function's name).
 QUERY_PARAMETERS: Mapping[str, tuple[str, ...]] = {
     "extract_article": EXTRACT_PARAMETERS,
+    "inspect_page": INSPECT_PARAMETERS,
     "list_articles": ARTICLES_PARAMETERS,
 }
 _URL_BODY: dict[str, Any] = {
     "type": "object", "required": ["url"],
     "properties": {"url": {"type": "string", "description": "the address to fetch"}},
 }  # fmt: skip
+#: A page sent as the body, or a JSON object naming one to fetch.
+_PAGE_BODY: dict[str, Any] = {
+    **{kind: {"schema": {"type": "string"}} for kind in sorted(PAGE_MEDIA_TYPES)},
+    "application/json": {"schema": _URL_BODY},
+}
 #: The request body of each endpoint that takes one.
 REQUEST_BODIES: Mapping[str, dict[str, Any]] = {
-    "extract_article": {
-        **{kind: {"schema": {"type": "string"}} for kind in sorted(PAGE_MEDIA_TYPES)},
-        "application/json": {"schema": _URL_BODY},
-    },
+    "extract_article": _PAGE_BODY,
+    "inspect_page": _PAGE_BODY,
     "add_feed": {"application/json": {"schema": {
         **_URL_BODY, "properties": {**_URL_BODY["properties"], "as_is": _BOOLEAN},
     }}},
