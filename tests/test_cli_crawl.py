@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from feedsift.cli.demo_cmd import closing_summary
+from feedsift.cli.export_cmd import parse_since
 from feedsift.cli.main import main
 from feedsift.crawl.report import CrawlCounts
 from feedsift.testweb import TestWeb
@@ -147,6 +149,12 @@ def test_export_of_a_missing_database_is_a_clear_error(
 def test_since_must_be_a_date_or_an_age(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "export", "--since", "last tuesday")
     assert status == 2 and "not a date, time or age" in err
+
+
+def test_an_age_past_year_one_means_since_the_beginning() -> None:
+    assert parse_since("99999999d") == datetime.min.replace(tzinfo=UTC)
+    assert parse_since("9" * 400 + "d") == datetime.min.replace(tzinfo=UTC)  # inf seconds
+    assert datetime.now(UTC) - parse_since("2d") > timedelta(days=1, hours=23)
 
 
 def test_demo_runs_the_pipeline_and_says_where_the_database_is(

@@ -76,7 +76,10 @@ def parse_since(text: str) -> datetime:
     match = _RELATIVE.match(text.strip().lower())
     if match:
         seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-        return datetime.now(UTC) - timedelta(seconds=seconds)
+        try:
+            return datetime.now(UTC) - timedelta(seconds=seconds)
+        except OverflowError:  # an age past year 1 (99999999d): since the beginning
+            return datetime.min.replace(tzinfo=UTC)
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
