@@ -346,7 +346,8 @@ def test_bad_article_parameters_are_refused(api: httpx.Client) -> None:
     assert "search query" in _error(api.get('/api/articles?q="unclosed'), 400)
     assert "sort" in _error(api.get("/api/articles?sort=title"), 400)
     assert "limit" in _error(api.get("/api/articles?limit=²"), 400)  # a digit, not a number
-    assert "out of range" in _error(api.get("/api/articles?since=" + "9" * 400 + "d"), 400)
+    everything = api.get("/api/articles?since=" + "9" * 400 + "d")  # since the beginning
+    assert everything.status_code == 200 and everything.json()["total"] >= 1
 
 
 def test_one_stored_article(api: httpx.Client, db: tuple[Path, dict[str, int]]) -> None:
