@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from feedsift.cli import EXIT_OK, Subparsers
@@ -15,6 +14,7 @@ from feedsift.errors import InputError
 from feedsift.outputs.formats import OUTPUT_FORMATS, DocumentStream, OutputFormat
 from feedsift.storage import Store, StoredArticle
 from feedsift.storage.location import describe_target
+from feedsift.storage.since import since_moment
 
 __all__ = ["parse_since", "register"]
 
@@ -32,10 +32,6 @@ examples:
   feedsift export -f csv -o articles.csv           one row per article (url, title, ..., text)
   feedsift export -f xml > articles.xml            <doc> elements shaped like trafilatura's XML
 """
-
-_RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*([mhdw])$")
-_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
-
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -72,21 +68,12 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def parse_since(text: str) -> datetime:
-    """``2026-11-01``, ``2026-11-01T08:00+01:00`` or an age like ``24h``, as an aware time."""
-    match = _RELATIVE.match(text.strip().lower())
-    if match:
-        seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-        try:
-            return datetime.now(UTC) - timedelta(seconds=seconds)
-        except OverflowError:  # an age past year 1 (99999999d): since the beginning
-            return datetime.min.replace(tzinfo=UTC)
+    """``--since``: a date, an ISO time or an age like ``24h``, as an aware time
+    (:func:`~feedsift.storage.since.since_moment`; argparse's error when it is none)."""
     try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"not a date, time or age: {text!r} (try 2026-11-01, 2026-11-01T08:00 or 24h)"
-        ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        return since_moment(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,15 +3,15 @@ does not know (a typo such as ``?comment=1``), is a 400 with the reason, never i
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Collection
 from datetime import datetime
 
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 
-from feedsift.cli.export_cmd import parse_since
+from feedsift.errors import InputError
 from feedsift.server.errors import ApiError
+from feedsift.storage.since import since_moment
 
 __all__ = [
     "MAX_DIGITS",
@@ -101,6 +101,6 @@ def moment(params: QueryParams, name: str) -> datetime | None:
     if raw is None:
         return None
     try:
-        return parse_since(raw)
-    except argparse.ArgumentTypeError as exc:
+        return since_moment(raw)
+    except InputError as exc:
         raise ApiError(400, f"{name}: {exc}") from exc
