@@ -19,9 +19,18 @@ from feedsift.server.articles_api import get_article, list_articles
 from feedsift.server.errors import exception_handlers
 from feedsift.server.extract_api import extract_article
 from feedsift.server.feeds_api import add_feed, list_feeds, remove_feed
+from feedsift.server.html import wants_html
 from feedsift.server.inspect_api import inspect_page
 from feedsift.server.openapi import openapi_json
 from feedsift.server.options import ServerOptions, check_options
+from feedsift.server.pages import (
+    article_page,
+    articles_page,
+    home_page,
+    inspect_form,
+    inspect_posted,
+    inspect_stored,
+)
 from feedsift.server.security import RequestGuard, allowed_hosts
 from feedsift.server.services import SERVICES_KEY, open_services
 from feedsift.server.sites_api import get_site
@@ -60,11 +69,26 @@ def routes() -> list[Route]:
         Route("/api/feeds/{id}", remove_feed, methods=["DELETE"]),
         Route("/api/sites/{site}", get_site, methods=["GET"]),
         Route(OPENAPI_PATH, openapi_json, methods=["GET"], include_in_schema=False),
+        *pages(),
     ]
+
+
+def pages() -> list[Route]:
+    """The HTML pages, for a browser (not in the OpenAPI description)."""
+    return [
+        Route("/articles", articles_page, methods=["GET"], include_in_schema=False),
+        Route("/articles/{id}", article_page, methods=["GET"], include_in_schema=False),
+        Route("/articles/{id}/inspect", inspect_stored, methods=["GET"],
+              include_in_schema=False),
+        Route("/inspect", inspect_form, methods=["GET"], include_in_schema=False),
+        Route("/inspect", inspect_posted, methods=["POST"], include_in_schema=False),
+    ]  # fmt: skip
 
 
 async def index(request: Request) -> Response:
     """What this server is, and where its API is described."""
+    if wants_html(request.headers.get("accept", "")):
+        return await home_page(request)
     return JSONResponse({
         "service": "feedsift", "version": __version__, "openapi": OPENAPI_PATH,
         "endpoints": [f"{method} {path}" for path, method in _endpoints(request)],

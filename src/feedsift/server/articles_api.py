@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -12,7 +13,7 @@ from feedsift.outputs.serialize import JsonValue, article_to_dict, to_json
 from feedsift.records import PageKind
 from feedsift.server.errors import ApiError
 from feedsift.server.params import check_known, flag, moment, path_id, text, whole
-from feedsift.server.services import services_of
+from feedsift.server.services import Services, services_of
 from feedsift.storage import SearchHit, SearchQuery, Store, StoredArticle
 from feedsift.storage.api_queries import (
     DEFAULT_PAGE,
@@ -23,7 +24,16 @@ from feedsift.storage.api_queries import (
 )
 from feedsift.storage.search import site_key
 
-__all__ = ["ARTICLES_PARAMETERS", "MAX_PAGE", "get_article", "list_articles"]
+__all__ = [
+    "ARTICLES_PARAMETERS",
+    "KINDS",
+    "MAX_PAGE",
+    "article_filter",
+    "find_articles",
+    "get_article",
+    "list_articles",
+    "read_article",
+]
 
 #: Most articles in one answer: a page of summaries stays well under a megabyte.
 MAX_PAGE = 100
@@ -44,7 +54,19 @@ async def list_articles(request: Request) -> Response:
     search: best match first, with a score and a snippet; not with kind or method).
     limit and offset page the answer; total counts every match.
     """
-    params = request.query_params
+    wanted, query = article_filter(request.query_params)
+    articles, total = await find_articles(services_of(request), wanted, query)
+    page = {"limit": wanted.limit, "offset": wanted.offset, "total": total}
+    return JSONResponse({**page, "articles": articles})
+
+
+async def get_article(request: Request) -> Response:
+    """One stored article: where and when it was stored, and the whole article record."""
+    return JSONResponse(_stored(await read_article(request)))
+
+
+def article_filter(params: QueryParams) -> tuple[ArticleFilter, str | None]:
+    """The filter and page the query parameters ask for, and the full-text query if any."""
     check_known(params, ARTICLES_PARAMETERS)
     site = text(params, "site")
     wanted = ArticleFilter(
@@ -55,27 +77,30 @@ async def list_articles(request: Request) -> Response:
         offset=whole(params, "offset", 0, (0, MAX_OFFSET)),
     )  # fmt: skip
     query = text(params, "q")
-    services = services_of(request)
-    if query is None:
-        work = partial(_listed, wanted=wanted)
-    elif wanted.kind or wanted.method:
+    if query is not None and (wanted.kind or wanted.method):
         raise ApiError(400, "kind and method do not combine with q: search, then filter")
-    else:
-        work = partial(_searched, wanted=wanted, query=query)
-    articles, total = await services.in_store(work)
-    page = {"limit": wanted.limit, "offset": wanted.offset, "total": total}
-    return JSONResponse({**page, "articles": articles})
+    return wanted, query
 
 
-async def get_article(request: Request) -> Response:
-    """One stored article: where and when it was stored, and the whole article record."""
+async def find_articles(
+    services: Services, wanted: ArticleFilter, query: str | None
+) -> tuple[list[JsonValue], int]:
+    """A page of the articles ``wanted`` selects (or of the best matches of ``query``) as
+    JSON values, and how many match in all."""
+    if query is None:
+        return await services.in_store(partial(_listed, wanted=wanted))
+    return await services.in_store(partial(_searched, wanted=wanted, query=query))
+
+
+async def read_article(request: Request) -> StoredArticle:
+    """The stored article of the path's ``{id}``; 404 when there is none."""
     article_id = path_id(request, "stored article")
     stored = await services_of(request).in_store(
         lambda store: article_by_id(store.connection, article_id)
     )
     if stored is None:
         raise ApiError(404, f"no stored article has the id {article_id}")
-    return JSONResponse(_stored(stored))
+    return stored
 
 
 def _kind(value: str | None) -> str | None:

@@ -17,9 +17,9 @@ from feedsift.parsing.page import parse_page
 from feedsift.server.errors import ApiError
 from feedsift.server.extract_api import SentPage, read_page
 from feedsift.server.params import check_known, flag
-from feedsift.server.services import services_of
+from feedsift.server.services import Services, services_of
 
-__all__ = ["INSPECT_PARAMETERS", "inspect_page"]
+__all__ = ["INSPECT_PARAMETERS", "explain_sent", "inspect_page"]
 
 #: The query parameters of the endpoint.
 INSPECT_PARAMETERS = ("url", "comments", "metadata")
@@ -40,12 +40,19 @@ async def inspect_page(request: Request) -> Response:
                              with_metadata=flag(params, "metadata", True))  # fmt: skip
     services = services_of(request)
     page = await read_page(request, services)
-    work = partial(_explain, page, _learned(services.extractor), options)
+    return JSONResponse(explanation_to_dict(await explain_sent(services, page, options)))
+
+
+async def explain_sent(
+    services: Services, page: SentPage, options: ExtractOptions | None = None
+) -> PageExplanation:
+    """The explanation of ``page`` by the server's extractor, in a worker thread; 415 for
+    a binary body, 400 for an empty or unparsable one."""
+    work = partial(_explain, page, _learned(services.extractor), options or ExtractOptions())
     try:
-        explanation = await services.in_extractor(work)
+        return await services.in_extractor(work)
     except InputError as exc:  # empty, binary or unparsable
         raise ApiError(415 if sniff_binary(page.body) else 400, str(exc)) from exc
-    return JSONResponse(explanation_to_dict(explanation))
 
 
 def _learned(extractor: PageExtractor) -> LearnedPageExtractor:

@@ -4,8 +4,10 @@ With a token, every write (POST, PUT, PATCH, DELETE) must carry ``Authorization:
 <token>`` (compared in constant time), else 401; reads stay open. A server listening on
 loopback also refuses requests whose ``Host`` is not a loopback name or the address it
 listens on: a web page the user visits cannot then reach it through a DNS name rebound to
-127.0.0.1. (Cross-site forms cannot write either: the write endpoints take JSON or HTML
-bodies with their own media types, which browsers do not send across sites unasked.)
+127.0.0.1. (Cross-site forms cannot write either: the endpoints that store or fetch take
+JSON or HTML bodies with their own media types, which browsers do not send across sites
+unasked; the inspector's form, ``POST /inspect``, takes a form body, but it only extracts
+the page it is given and stores and fetches nothing.)
 """
 
 from __future__ import annotations

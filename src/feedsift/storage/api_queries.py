@@ -1,6 +1,7 @@
 """The reads of ``feedsift serve``'s article endpoints that the tables have no function for:
-one article by its id, and a page of article summaries filtered by site, arrival time,
-kind and extraction method, newest first, with the count of all that match.
+one article by its id, the document it came from, and a page of article summaries
+filtered by site, arrival time, kind and extraction method, newest first, with the count
+of all that match.
 
 Summaries are read from the articles' columns, not from their stored JSON records, so a
 page of them costs no decoding of article bodies.
@@ -20,6 +21,7 @@ __all__ = [
     "ArticleFilter",
     "ArticleSummary",
     "article_by_id",
+    "article_document_id",
     "article_summaries",
     "count_articles",
 ]
@@ -71,6 +73,14 @@ def article_by_id(connection: Connection, article_id: int) -> StoredArticle | No
     """The stored article ``article_id``, or None when there is none."""
     row = connection.execute("SELECT * FROM articles WHERE id = ?", (article_id,)).fetchone()
     return None if row is None else stored_article(row)
+
+
+def article_document_id(connection: Connection, article_id: int) -> int | None:
+    """The id of the stored document article ``article_id`` was extracted from, or None."""
+    row = connection.execute(
+        "SELECT document_id FROM articles WHERE id = ?", (article_id,)
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def article_summaries(connection: Connection, wanted: ArticleFilter) -> list[ArticleSummary]:
