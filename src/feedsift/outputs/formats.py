@@ -34,6 +34,7 @@ __all__ = [
     "OUTPUT_FORMATS",
     "DocumentStream",
     "OutputFormat",
+    "html_body",
     "render",
 ]
 
@@ -256,7 +257,7 @@ def _html_article(article: Article, origin: Origin | None) -> str:
     )
     if article.language:
         attrs += f' lang="{_esc(article.language)}"'
-    parts = [f"<article{attrs}>", _html_header(article), *_html_body(article.body)]
+    parts = [f"<article{attrs}>", _html_header(article), *html_body(article.body)]
     if article.posts:
         parts.append('<section class="posts">')
         parts.extend(_html_post(post) for post in article.posts)
@@ -284,7 +285,8 @@ def _html_header(article: Article) -> str:
     return "<header>\n" + "\n".join(lines) + "\n</header>" if lines else ""
 
 
-def _html_body(body: tuple[BodyPart, ...]) -> Iterator[str]:
+def html_body(body: tuple[BodyPart, ...]) -> Iterator[str]:
+    """The body's parts as escaped HTML elements (headings, lists, quotes, code, tables)."""
     for is_item, run in itertools.groupby(body, key=lambda part: part.kind == "item"):
         if is_item:
             items = "\n".join(f"<li>{_esc(part.text)}</li>" for part in run)

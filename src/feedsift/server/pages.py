@@ -14,6 +14,7 @@ from starlette.responses import Response
 
 from feedsift._version import __version__
 from feedsift.extractors.explain import BlockExplanation, PageExplanation
+from feedsift.outputs.formats import html_body
 from feedsift.outputs.serialize import JsonValue
 from feedsift.records import Article
 from feedsift.server.articles_api import KINDS, article_filter, find_articles, read_article
@@ -158,9 +159,8 @@ def _sources(article: Article) -> str:
 
 
 def _paragraphs(article: Article) -> str:
-    parts = [f"<pre>{esc(p.text)}</pre>" if p.kind == "code" else f"<p>{esc(p.text)}</p>"
-             for p in article.body if p.text.strip()]  # fmt: skip
-    return "".join(parts) or '<p class="muted">(no text)</p>'
+    """The body as the html output format writes it (escaped; tables and lists kept)."""
+    return "\n".join(html_body(article.body)) or '<p class="muted">(no text)</p>'
 
 
 # --- the inspector -------------------------------------------------------------------------
