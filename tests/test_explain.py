@@ -148,3 +148,12 @@ def test_the_explanation_as_text_and_json(article: PageExplanation) -> None:
     assert data["kept_blocks"] == sum(b.kept for b in article.blocks)
     article_data = data["article"]
     assert isinstance(article_data, dict) and article_data["title"] == "The keepers' log"
+
+
+def test_a_score_next_to_the_threshold_reads_with_three_decimals() -> None:
+    from feedsift.extractors.explain import _reason
+
+    assert _reason("block classifier", False, 0.398, 0.4) == (
+        "removed: content score 0.398 < 0.400"
+    )
+    assert _reason("block classifier", True, 0.9, 0.4) == "kept: content score 0.90 >= 0.40"

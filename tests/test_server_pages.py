@@ -81,6 +81,7 @@ def test_the_articles_listed_searched_and_paged(web: httpx.Client) -> None:
     assert page.index("The keepers&#x27; log") < page.index("How the lamps were trimmed")
     searched = _page(web.get("/articles", params={"q": "lamps", "kind": "", "site": ""}))
     assert "How the lamps were trimmed" in searched and "Elections" not in searched
+    assert "<th>match</th>" in searched and "<mark>" in searched  # the snippet, marked
     first = _page(web.get("/articles", params={"limit": "2", "site": "coast.example.org"}))
     assert "offset=2" in first and "site=coast.example.org" in first
     assert "Elections" not in first

@@ -67,6 +67,13 @@ class BlockExplanation:
     threshold: float  #: from which the classifier keeps a block
     reason: str  #: the decision in words
 
+    @property
+    def decision(self) -> str:
+        """"KEPT" (in the body), "TITLE" (out of the body as the title field) or "removed"."""
+        if self.kept:
+            return "KEPT"
+        return "TITLE" if self.role == "title" else "removed"
+
 
 @dataclass(frozen=True, slots=True)
 class PageExplanation:
@@ -185,10 +192,20 @@ _REASONS: dict[DecisionStage, tuple[str, str]] = {
 
 def _reason(stage: DecisionStage, kept: bool, score: float, threshold: float) -> str:
     if stage == "block classifier":
+        shown, limit = _digits(score, threshold)
         if kept:
-            return f"kept: content score {score:.2f} >= {threshold:.2f}"
-        return f"removed: content score {score:.2f} < {threshold:.2f}"
+            return f"kept: content score {shown} >= {limit}"
+        return f"removed: content score {shown} < {limit}"
     return _REASONS[stage][0 if kept else 1]
+
+
+def _digits(score: float, threshold: float) -> tuple[str, str]:
+    """Score and threshold with two decimals, or three where two would look equal (a score
+    of 0.398 against 0.40 reads "0.398 < 0.400", not "0.40 < 0.40")."""
+    shown, limit = f"{score:.2f}", f"{threshold:.2f}"
+    if shown == limit and score != threshold:
+        shown, limit = f"{score:.3f}", f"{threshold:.3f}"
+    return shown, limit
 
 
 # --- output ------------------------------------------------------------------------------
@@ -234,6 +251,5 @@ def explanation_text(explanation: PageExplanation) -> str:
 
 def _block_line(block: BlockExplanation) -> str:
     text = block.text if len(block.text) <= TEXT_PREVIEW else block.text[: TEXT_PREVIEW - 1] + "…"
-    decision = "KEPT" if block.kept else "removed"
-    return (f"{block.index:>4}  {decision:<8} {block.stage:<21} {block.score:>5.2f}  "
+    return (f"{block.index:>4}  {block.decision:<8} {block.stage:<21} {block.score:>5.2f}  "
             f"{block.role:<12} {block.reason} | {text}")  # fmt: skip

@@ -33,6 +33,13 @@ from feedsift.server.pages import (
 )
 from feedsift.server.security import RequestGuard, allowed_hosts
 from feedsift.server.services import SERVICES_KEY, open_services
+from feedsift.server.site_pages import (
+    feed_added,
+    feed_removed,
+    feeds_page,
+    site_page,
+    sites_page,
+)
 from feedsift.server.sites_api import get_site
 
 __all__ = ["OPENAPI_PATH", "build_app"]
@@ -80,6 +87,11 @@ def pages() -> list[Route]:
         Route("/articles/{id}", article_page, methods=["GET"], include_in_schema=False),
         Route("/articles/{id}/inspect", inspect_stored, methods=["GET"],
               include_in_schema=False),
+        Route("/feeds", feeds_page, methods=["GET"], include_in_schema=False),
+        Route("/feeds", feed_added, methods=["POST"], include_in_schema=False),
+        Route("/feeds/{id}/remove", feed_removed, methods=["POST"], include_in_schema=False),
+        Route("/sites", sites_page, methods=["GET"], include_in_schema=False),
+        Route("/sites/{site}", site_page, methods=["GET"], include_in_schema=False),
         Route("/inspect", inspect_form, methods=["GET"], include_in_schema=False),
         Route("/inspect", inspect_posted, methods=["POST"], include_in_schema=False),
     ]  # fmt: skip

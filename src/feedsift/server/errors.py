@@ -1,4 +1,6 @@
-"""Errors as HTTP answers: every failure is ``{"error": "<one-line reason>"}`` with a status.
+"""Errors as HTTP answers: every failure is ``{"error": "<one-line reason>"}`` with a status,
+or, for a browser asking for one of the HTML pages (not ``/api/``), a page that says the
+same reason.
 
 Handlers raise :class:`ApiError` for what the request got wrong (a bad parameter, an
 unknown id, a body too large); feedsift's own exceptions keep their one-line reason and
@@ -25,10 +27,12 @@ from feedsift.errors import (
     StorageError,
     UnsafeAddressError,
 )
+from feedsift.server.html import esc, html_page, link, wants_html
 
 __all__ = [
     "STATUSES",
     "ApiError",
+    "error_answer",
     "error_response",
     "exception_handlers",
     "status_of",
@@ -45,6 +49,8 @@ STATUSES: tuple[tuple[type[FeedsiftError], int], ...] = (
     (InputError, 400),  # a body, parameter or query that cannot be read
     (StorageError, 503),  # the database cannot be reached or read
 )
+#: Paths whose errors are always JSON, whatever the client accepts: the API's.
+API_PATHS = ("/api/", "/openapi.json")
 #: The status of any other feedsift error (a model file, a configuration): the server's fault.
 DEFAULT_STATUS = 500
 
@@ -71,14 +77,28 @@ def error_response(
     return JSONResponse({"error": " ".join(reason.split()) or "error"}, status, headers)
 
 
+def error_answer(
+    request: Request, status: int, reason: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """The error as a page for a browser on one of the HTML pages, as JSON otherwise."""
+    path = request.url.path
+    if not wants_html(request.headers.get("accept", "")) or path.startswith(API_PATHS):
+        return error_response(status, reason, headers)
+    markup = (f'<p class="error">{esc(" ".join(reason.split()))}</p>'
+              f"<p>{link('/', 'Back to the start')}.</p>")  # fmt: skip
+    page = html_page(f"Error {status}", markup, status)
+    page.headers.update(headers or {})
+    return page
+
+
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.reason)
+    return error_answer(request, exc.status, exc.reason)
 
 
 async def _feedsift_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, FeedsiftError)
-    return error_response(status_of(exc), str(exc) or type(exc).__name__)
+    return error_answer(request, status_of(exc), str(exc) or type(exc).__name__)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -90,12 +110,13 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     elif exc.status_code == 405:
         allowed = (exc.headers or {}).get("Allow", "")
         reason = f"{request.method} is not allowed on {request.url.path} (only {allowed})"
-    return error_response(exc.status_code, reason, exc.headers)
+    return error_answer(request, exc.status_code, reason, exc.headers)
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
     logger.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(500, f"internal error: {type(exc).__name__} (see the server's log)")
+    return error_answer(request, 500, f"internal error: {type(exc).__name__} (see the server's "
+                        "log)")  # fmt: skip
 
 
 def exception_handlers() -> dict[type[Exception], ExceptionHandler]:

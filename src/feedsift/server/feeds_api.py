@@ -18,7 +18,8 @@ from feedsift.server.params import check_known, path_id
 from feedsift.server.services import Services, services_of
 from feedsift.storage import FeedRecord, Store
 
-__all__ = ["add_feed", "list_feeds", "remove_feed"]
+__all__ = ["add_feed", "find_feed", "list_feeds", "remove_feed", "remove_subscription",
+           "subscribe_found"]
 
 
 async def list_feeds(request: Request) -> Response:
@@ -44,9 +45,9 @@ async def add_feed(request: Request) -> Response:
     if not isinstance(as_is, bool):
         raise ApiError(400, '"as_is" must be true or false')
     services = services_of(request)
-    found = await _find(url, services, as_is=as_is)
+    found = await find_feed(url, services, as_is=as_is)
     site_of(found.url)  # an address without a host is refused here (400), before storing
-    added, record = await services.in_store(lambda store: _subscribe(store, found))
+    added, record = await services.in_store(lambda store: subscribe_found(store, found))
     answer = {"added": added, "found_by": found.how, "feed": to_json(record)}
     return JSONResponse(answer, 201 if added else 200)
 
@@ -55,26 +56,29 @@ async def remove_feed(request: Request) -> Response:
     """Unsubscribe from a feed (its stored articles are kept)."""
     check_known(request.query_params, ())
     feed_id = path_id(request, "subscribed feed")
-    removed = await services_of(request).in_store(lambda store: _remove(store, feed_id))
+    removed = await services_of(request).in_store(lambda store: remove_subscription(store, feed_id))
     if removed is None:
         raise ApiError(404, f"no subscribed feed has the id {feed_id}")
     return JSONResponse({"removed": to_json(removed)})
 
 
-async def _find(url: str, services: Services, *, as_is: bool) -> FoundFeed:
+async def find_feed(url: str, services: Services, *, as_is: bool) -> FoundFeed:
+    """The feed ``url`` is or leads to (fetched with the server's policy); ``url`` itself
+    with ``as_is``."""
     if as_is:
         return FoundFeed(url, candidate_urls(url)[0], None, "feed")
     return await discover(url, fetch_policy(services.options), services.parsers)
 
 
-def _subscribe(store: Store, found: FoundFeed) -> tuple[bool, FeedRecord]:
+def subscribe_found(store: Store, found: FoundFeed) -> tuple[bool, FeedRecord]:
+    """Subscribe to ``found``: whether it is new, and its stored record."""
     added = subscribe(store, found, utc_now(), Schedule())
     record = store.feeds.get(found.url)
     assert record is not None  # just stored, or there already
     return added, record
 
 
-def _remove(store: Store, feed_id: int) -> FeedRecord | None:
+def remove_subscription(store: Store, feed_id: int) -> FeedRecord | None:
     """Remove the feed ``feed_id``; the removed feed, or None when there is none."""
     with store.transaction():
         record = next((feed for feed in store.feeds.all() if feed.id == feed_id), None)

@@ -23,16 +23,17 @@ __all__ = [
 ]
 
 #: Sent with every page: no script, no plugin, no framing; styles inline only; forms post
-#: back here only; no Referer to the sites linked.
+#: back here only; no Referer to the sites linked ("same-origin", not "no-referrer", which
+#: makes browsers send ``Origin: null`` with the pages' own form posts).
 HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
 }
 #: The links of the navigation bar.
-NAV = (("/", "home"), ("/articles", "articles"), ("/inspect", "inspect"),
-       ("/openapi.json", "API (OpenAPI)"))  # fmt: skip
+NAV = (("/", "home"), ("/articles", "articles"), ("/feeds", "feeds"), ("/sites", "sites"),
+       ("/inspect", "inspect"), ("/openapi.json", "API (OpenAPI)"))  # fmt: skip
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 0 1rem;
   color: #222; }
@@ -42,13 +43,20 @@ table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 th, td { border: 1px solid #ddd; padding: .25rem .4rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
 tr.kept td { background: #e6f6e6; }
+tr.title td { background: #e6eefb; }
 tr.removed td { background: #f6f6f6; color: #777; }
 tr.removed td.decision { color: #a33; }
 td.text { white-space: pre-wrap; word-break: break-word; }
+td.stage { white-space: nowrap; }
+td.reason { min-width: 18rem; }
+mark { background: #fff2a8; }
 textarea { width: 100%; min-height: 16rem; font-family: monospace; }
 input[type=text] { min-width: 12rem; }
 .meta th { width: 10rem; }
 .muted { color: #777; }
+.error { color: #a33; font-weight: bold; }
+.notice { background: #eef4ff; padding: .4rem .6rem; }
+form.inline { display: inline; }
 """
 
 

@@ -6,8 +6,8 @@ page's HTML is ever served: the inspector shows its blocks' text, escaped."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -20,16 +20,15 @@ from feedsift.records import Article
 from feedsift.server.articles_api import KINDS, article_filter, find_articles, read_article
 from feedsift.server.errors import ApiError
 from feedsift.server.extract_api import SentPage
+from feedsift.server.forms import FORM_TYPE, read_form
 from feedsift.server.html import esc, html_page, link, outside_link, table
 from feedsift.server.inspect_api import explain_sent
-from feedsift.server.limits import media_type, read_body
 from feedsift.server.params import path_id
 from feedsift.server.services import services_of
 from feedsift.storage import Store
 from feedsift.storage.api_queries import article_document_id
 
 __all__ = [
-    "FORM_TYPE",
     "article_page",
     "articles_page",
     "home_page",
@@ -38,15 +37,17 @@ __all__ = [
     "inspect_stored",
 ]
 
-#: The media type of the inspector's form (parsed here: no python-multipart needed).
-FORM_TYPE = "application/x-www-form-urlencoded"
+#: A matched word of a search snippet (the store's default marks, ``**word**``).
+SNIPPET_MARK = re.compile(r"\*\*(.+?)\*\*")
 #: The filters of the search form, in its order.
 SEARCH_FIELDS = ("q", "site", "kind", "method", "since")
 
 
 async def home_page(request: Request) -> Response:
     """What this server is, with links to its pages and its API."""
-    items = (link("/articles", "Stored articles"), link("/inspect", "Inspect a page"),
+    items = (link("/articles", "Stored articles"), link("/feeds", "Subscribed feeds"),
+             link("/sites", "Sites and what was learned of them"),
+             link("/inspect", "Inspect a page"),
              link("/openapi.json", "The JSON API (OpenAPI)"))  # fmt: skip
     listed = "".join(f"<li>{item}</li>" for item in items)
     markup = (f"<p>feedsift {esc(__version__)}: clean articles from blogs and news sites."
@@ -59,7 +60,8 @@ async def articles_page(request: Request) -> Response:
     wanted, query = article_filter(request.query_params)
     articles, total = await find_articles(services_of(request), wanted, query)
     rows = [("", _summary_cells(a)) for a in articles if isinstance(a, dict)]
-    headers = ("title", "site", "kind", "method", "published")
+    last = "match" if query is not None else "method"  # search hits have a snippet instead
+    headers = ("title", "site", "kind", last, "published")
     shown = f"{wanted.offset + 1}–{wanted.offset + len(rows)}" if rows else "none"
     markup = (_search_form(request) + f"<p>{esc(total)} found; showing {esc(shown)}.</p>"
               + table(headers, rows) + _paging(request, wanted.offset, wanted.limit, total))
@@ -89,10 +91,8 @@ async def inspect_form(request: Request) -> Response:
 
 async def inspect_posted(request: Request) -> Response:
     """The inspection of the page the form posted (form-encoded: html, url)."""
-    if media_type(request) != FORM_TYPE:
-        raise ApiError(415, f"post the form as {FORM_TYPE}")
     services = services_of(request)
-    fields = _form_fields(await read_body(request, services.options.max_body_bytes))
+    fields = await read_form(request)
     url = fields.get("url", "").strip() or None
     page = SentPage(fields.get("html", "").encode(), url, "text/html; charset=utf-8")
     explanation = await explain_sent(services, page)
@@ -117,10 +117,17 @@ async def inspect_stored(request: Request) -> Response:
 
 def _summary_cells(summary: Mapping[str, JsonValue]) -> list[str]:
     title = link(f"/articles/{summary.get('id')}", str(summary.get("title") or "(no title)"))
+    snippet = summary.get("snippet")
+    last = _marked(str(snippet)) if snippet is not None else esc(summary.get("method"))
     return [f"<td>{cell}</td>" for cell in (
-        title, esc(summary.get("site")), esc(summary.get("kind")), esc(summary.get("method")),
+        title, esc(summary.get("site")), esc(summary.get("kind")), last,
         esc(summary.get("published")),
     )]  # fmt: skip
+
+
+def _marked(snippet: str) -> str:
+    """A search hit's snippet, escaped, its matched words (between ``**``) in ``<mark>``."""
+    return SNIPPET_MARK.sub(r"<mark>\1</mark>", esc(snippet))
 
 
 def _search_form(request: Request) -> str:
@@ -176,16 +183,6 @@ def _inspect_form(url: str = "") -> str:
     )
 
 
-def _form_fields(body: bytes) -> dict[str, str]:
-    """The form's fields (the first value of each); 400 for a body that is no form."""
-    try:
-        parsed = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True,
-                          max_num_fields=16)  # fmt: skip
-    except ValueError as exc:  # too many fields
-        raise ApiError(400, f"the form cannot be read: {exc}") from exc
-    return {name: values[0] for name, values in parsed.items()}
-
-
 def _stored_page(store: Store, article_id: int) -> SentPage | None:
     document_id = article_document_id(store.connection, article_id)
     record = None if document_id is None else store.documents.get(document_id)
@@ -216,11 +213,10 @@ def _explained(explanation: PageExplanation) -> str:
 
 
 def _block_row(block: BlockExplanation) -> tuple[str, list[str]]:
-    decision = "KEPT" if block.kept else "removed"
     cells = (
-        f"<td>{esc(block.index)}</td>", f'<td class="decision">{decision}</td>',
-        f"<td>{esc(block.stage)}</td>", f"<td>{block.score:.2f}</td>",
-        f"<td>{esc(block.role)}</td>", f"<td>{esc(block.reason)}</td>",
+        f"<td>{esc(block.index)}</td>", f'<td class="decision">{block.decision}</td>',
+        f'<td class="stage">{esc(block.stage)}</td>', f"<td>{block.score:.2f}</td>",
+        f"<td>{esc(block.role)}</td>", f'<td class="reason">{esc(block.reason)}</td>',
         f'<td class="text">{esc(block.text)}</td>',
     )  # fmt: skip
-    return ("kept" if block.kept else "removed"), list(cells)
+    return block.decision.lower(), list(cells)

@@ -1,0 +1,59 @@
+"""The HTML forms the pages post back: their body read within the size cap, and the rule
+that a form which changes something comes from this server's own pages.
+
+A browser sends a cross-site form post as readily as a same-site one, so a page elsewhere
+could make the user's browser subscribe feeds here. Browsers name the page a post comes
+from in ``Origin`` (and in ``Sec-Fetch-Site``): :func:`require_same_origin` refuses a
+write whose origin is another site's, or unknown.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from starlette.requests import Request
+
+from feedsift.server.errors import ApiError
+from feedsift.server.limits import media_type, read_body
+from feedsift.server.services import services_of
+
+__all__ = ["FORM_TYPE", "MAX_FORM_FIELDS", "OPAQUE_ORIGIN", "SAME_SITE_FETCHES", "read_form",
+           "require_same_origin"]  # fmt: skip
+
+#: The media type of the pages' forms (parsed here: no python-multipart needed).
+FORM_TYPE = "application/x-www-form-urlencoded"
+#: More fields than any of the pages' forms has: a bigger form is not one of ours.
+MAX_FORM_FIELDS = 16
+#: The ``Origin`` of a post whose page's origin is withheld (a privacy setting): unknown.
+OPAQUE_ORIGIN = "null"
+#: ``Sec-Fetch-Site`` values of a request the user made here ("none": typed or bookmarked).
+SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """The posted form's fields (the first value of each): 415 for another body type, 413
+    above the server's body limit, 400 for a body that is no form."""
+    if media_type(request) != FORM_TYPE:
+        raise ApiError(415, f"post the form as {FORM_TYPE}")
+    body = await read_body(request, services_of(request).options.max_body_bytes)
+    try:
+        parsed = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True,
+                          max_num_fields=MAX_FORM_FIELDS)  # fmt: skip
+    except ValueError as exc:  # too many fields
+        raise ApiError(400, f"the form cannot be read: {exc}") from exc
+    return {name: values[0] for name, values in parsed.items()}
+
+
+def require_same_origin(request: Request) -> None:
+    """403 unless the post comes from one of this server's pages (by its ``Origin``, else
+    its ``Sec-Fetch-Site``); a client that sends neither should use the JSON API."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != OPAQUE_ORIGIN:
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        if origin.rstrip("/").lower() == own.lower():
+            return
+        raise ApiError(403, f"this form must be posted from this server's own pages, not {origin}")
+    if request.headers.get("sec-fetch-site", "").lower() in SAME_SITE_FETCHES:
+        return
+    raise ApiError(403, "a form post that changes something must come from this server's own "
+                   "pages (no Origin header was sent): use the JSON API instead")  # fmt: skip
