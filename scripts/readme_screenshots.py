@@ -7,7 +7,7 @@ Serves the database on a free loopback port (in this process), opens the article
 searched for a word, then the inspector of the first article found, in Debian's Chromium
 driven by Playwright (``pip install -e '.[serve,browser]'``), and saves ``articles.png``
 and ``inspector.png`` (1280 px wide: the articles page's first screen; the inspection
-from its top to the article's second kept block).
+from its top to the end of the marked page beside the extracted text).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def shoot(page: Page, base: str, out: Path) -> None:
     page.click("main tbody a >> nth=0")
     page.click("main a[href$='/inspect']")
     page.wait_for_selector("text=Extracted text")
-    bottom = page.locator("tr.kept").nth(1).bounding_box()  # the second kept block
+    bottom = page.locator("div.sides").bounding_box()  # the marked page beside the text
     height = VIEWPORT["height"] if bottom is None else bottom["y"] + bottom["height"]
     page.screenshot(path=str(out / "inspector.png"), full_page=True,
                     clip={"x": 0, "y": 0, "width": VIEWPORT["width"], "height": height})

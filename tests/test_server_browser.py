@@ -99,6 +99,14 @@ def test_the_inspector_marks_each_block(base_url: str, page: Any) -> None:
     colours = {row: _background(page, row) for row in ("kept", "title", "removed")}
     assert len(set(colours.values())) == 3, colours  # the three decisions look different
     assert SENTENCE in page.locator("main").inner_text()
+    frame = page.frame_locator("iframe.page")  # the page itself, marked, sandboxed
+    assert frame.locator("[data-fs=kept]").count() == 3
+    marked_title = frame.locator("[data-fs=title]")
+    assert marked_title.inner_text() == "The keepers' log"
+    assert "the title is a field of its own" in str(marked_title.get_attribute("title"))
+    share = frame.locator("p[data-fs=removed]", has_text="Share this post")
+    assert "removed: content score" in str(share.get_attribute("title"))
+    assert page.locator("iframe.page").get_attribute("sandbox") == ""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shot = ARTIFACTS / "inspector.png"
     page.screenshot(path=str(shot), full_page=True)

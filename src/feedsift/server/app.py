@@ -21,16 +21,10 @@ from feedsift.server.extract_api import extract_article
 from feedsift.server.feeds_api import add_feed, list_feeds, remove_feed
 from feedsift.server.html import wants_html
 from feedsift.server.inspect_api import inspect_page
+from feedsift.server.inspector_pages import inspect_form, inspect_posted, inspect_stored
 from feedsift.server.openapi import openapi_json
 from feedsift.server.options import ServerOptions, check_options
-from feedsift.server.pages import (
-    article_page,
-    articles_page,
-    home_page,
-    inspect_form,
-    inspect_posted,
-    inspect_stored,
-)
+from feedsift.server.pages import article_page, articles_page, home_page
 from feedsift.server.security import RequestGuard, allowed_hosts
 from feedsift.server.services import SERVICES_KEY, open_services
 from feedsift.server.site_pages import (

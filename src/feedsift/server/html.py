@@ -57,6 +57,10 @@ input[type=text] { min-width: 12rem; }
 .error { color: #a33; font-weight: bold; }
 .notice { background: #eef4ff; padding: .4rem .6rem; }
 form.inline { display: inline; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
+iframe.page { width: 100%; height: 36rem; border: 1px solid #ccc; }
+span.kept { background: #e6f6e6; } span.title { background: #e6eefb; }
+span.removed { color: #999; text-decoration: line-through; }
 """
 
 

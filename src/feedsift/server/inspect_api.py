@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
 from starlette.requests import Request
@@ -16,13 +17,22 @@ from feedsift.parsing.charset import sniff_binary
 from feedsift.parsing.page import parse_page
 from feedsift.server.errors import ApiError
 from feedsift.server.extract_api import SentPage, read_page
+from feedsift.server.page_view import marked_page
 from feedsift.server.params import check_known, flag
 from feedsift.server.services import Services, services_of
 
-__all__ = ["INSPECT_PARAMETERS", "explain_sent", "inspect_page"]
+__all__ = ["INSPECT_PARAMETERS", "Inspection", "explain_sent", "inspect_page", "inspect_sent"]
 
 #: The query parameters of the endpoint.
 INSPECT_PARAMETERS = ("url", "comments", "metadata")
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """A page's explanation, and the page itself marked block by block (for the pages)."""
+
+    explanation: PageExplanation
+    marked: str  #: an inert HTML document: :func:`~feedsift.server.page_view.marked_page`
 
 
 async def inspect_page(request: Request) -> Response:
@@ -48,7 +58,18 @@ async def explain_sent(
 ) -> PageExplanation:
     """The explanation of ``page`` by the server's extractor, in a worker thread; 415 for
     a binary body, 400 for an empty or unparsable one."""
-    work = partial(_explain, page, _learned(services.extractor), options or ExtractOptions())
+    return (await _run(services, page, options or ExtractOptions(), marked=False)).explanation
+
+
+async def inspect_sent(services: Services, page: SentPage) -> Inspection:
+    """As :func:`explain_sent`, with the page marked by the decisions."""
+    return await _run(services, page, ExtractOptions(), marked=True)
+
+
+async def _run(
+    services: Services, page: SentPage, options: ExtractOptions, *, marked: bool
+) -> Inspection:
+    work = partial(_inspect, page, _learned(services.extractor), options, marked=marked)
     try:
         return await services.in_extractor(work)
     except InputError as exc:  # empty, binary or unparsable
@@ -60,8 +81,9 @@ def _learned(extractor: PageExtractor) -> LearnedPageExtractor:
     return extractor if isinstance(extractor, LearnedPageExtractor) else bundled_extractor()
 
 
-def _explain(
-    page: SentPage, extractor: LearnedPageExtractor, options: ExtractOptions
-) -> PageExplanation:
+def _inspect(
+    page: SentPage, extractor: LearnedPageExtractor, options: ExtractOptions, *, marked: bool
+) -> Inspection:
     parsed = parse_page(page.body, page.url, page.content_type)
-    return explain_page(extractor, parsed, options)
+    explanation = explain_page(extractor, parsed, options)
+    return Inspection(explanation, marked_page(parsed, explanation) if marked else "")
