@@ -135,3 +135,21 @@ def test_the_form_post_needs_the_token_when_there_is_one(
     for client in _serve(ServerOptions(db=db[0], token=TOKEN)):
         assert "token" in _error(client.post("/inspect", data={"html": "<p>x</p>"}), 401)
         assert client.get("/inspect").status_code == 200
+
+
+def test_the_site_level_says_its_part(web: httpx.Client, db: tuple[Path, dict[str, int]]) -> None:
+    """The coast has a learned template: the inspection of its stored page, and of a page
+    posted with a URL on that site, add the template's view of each block."""
+    page = _page(web.get(f"/articles/{db[1]['log']}/inspect"))
+    assert "<th>site level (coast.example.org)</th>" in page
+    assert "template v1 of http://coast.example.org/feed.xml" in page
+    assert "<th>site level</th>" in page and '<td class="site">' in page
+    answer = web.post("/api/inspect", params={"url": LOG_URL}, content=PAGE,
+                      headers={"Content-Type": "text/html"})  # fmt: skip
+    site_level = answer.json()["site_level"]
+    assert site_level["site"] == "coast.example.org"
+    assert site_level["consulted"][0].startswith("template v1 of http://coast.example.org/")
+    assert len(site_level["notes"]) == len(answer.json()["blocks"])
+    elsewhere = web.post("/api/inspect", params={"url": "https://else.example/x"},
+                         content=PAGE, headers={"Content-Type": "text/html"})  # fmt: skip
+    assert "site_level" not in elsewhere.json()

@@ -11,6 +11,9 @@ with its decision, the stage that made it, the score and the reason (``POST
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -21,9 +24,10 @@ from feedsift.server.extract_api import SentPage
 from feedsift.server.fetching import fetch_html, requested_url
 from feedsift.server.forms import FORM_TYPE, read_form, require_same_origin
 from feedsift.server.html import esc, html_page, link, table
-from feedsift.server.inspect_api import Inspection, inspect_sent
+from feedsift.server.inspect_api import Inspection, evidence_for, inspect_sent, site_evidence
 from feedsift.server.params import path_id
 from feedsift.server.services import Services, services_of
+from feedsift.sitelevel.trace import SiteEvidence
 from feedsift.storage import Store
 from feedsift.storage.api_queries import article_document_id
 
@@ -50,7 +54,7 @@ async def inspect_posted(request: Request) -> Response:
     else:
         require_same_origin(request)  # a fetch: another site must not make us fetch
         page = await _fetched(services, url)
-    inspection = await inspect_sent(services, page)
+    inspection = await inspect_sent(services, page, await evidence_for(services, page.url))
     return html_page("Inspection", _inspect_form(page.url or "") + _inspected(inspection))
 
 
@@ -58,10 +62,10 @@ async def inspect_stored(request: Request) -> Response:
     """The inspection of the stored page a stored article was extracted from."""
     article_id = path_id(request, "stored article")
     services = services_of(request)
-    page = await services.in_store(lambda store: _stored_page(store, article_id))
-    if page is None:
+    stored = await services.in_store(lambda store: _stored_page(store, article_id))
+    if stored is None:
         raise ApiError(404, f"no stored article with a stored page has the id {article_id}")
-    inspection = await inspect_sent(services, page)
+    inspection = await inspect_sent(services, stored.page, stored.evidence, stored.fetched_at)
     back = link(f"/articles/{article_id}", "the stored article")
     return html_page(f"Inspection of article {article_id}", f"<p>Back to {back}.</p>"
                      + _inspected(inspection))  # fmt: skip
@@ -83,13 +87,23 @@ def _inspect_form(url: str = "") -> str:
     )
 
 
-def _stored_page(store: Store, article_id: int) -> SentPage | None:
+@dataclass(frozen=True, slots=True)
+class _StoredPage:
+    """A stored article's page, when it was fetched, and what the store knows of its site."""
+
+    page: SentPage
+    fetched_at: datetime
+    evidence: SiteEvidence | None
+
+
+def _stored_page(store: Store, article_id: int) -> _StoredPage | None:
     document_id = article_document_id(store.connection, article_id)
     record = None if document_id is None else store.documents.get(document_id)
     if record is None:
         return None
     document = record.document
-    return SentPage(document.body, document.response_url, document.header("content-type"))
+    page = SentPage(document.body, document.response_url, document.header("content-type"))
+    return _StoredPage(page, document.fetched_at, site_evidence(store, document.site))
 
 
 def _inspected(inspection: Inspection) -> str:
@@ -107,8 +121,14 @@ def _inspected(inspection: Inspection) -> str:
         ("url", article.url or "-"),
     )  # fmt: skip
     rows = "".join(f"<tr><th>{esc(name)}</th><td>{esc(value)}</td></tr>" for name, value in facts)
-    headers = ("#", "decision", "stage", "score", "role", "reason", "text")
-    blocks = table(headers, [_block_row(block) for block in explanation.blocks])
+    site = inspection.site
+    if site is not None:
+        said = "<br>".join(esc(line) for line in site.consulted)
+        rows += f"<tr><th>site level ({esc(site.site)})</th><td>{said}</td></tr>"
+    notes = site.notes if site is not None else None
+    headers = ("#", "decision", "stage", "score", "role", "reason",
+               *(("site level",) if notes is not None else ()), "text")  # fmt: skip
+    blocks = table(headers, [_block_row(block, notes) for block in explanation.blocks])
     return (f'<table class="meta">{rows}</table>{field_sources(article)}'
             f"{_side_by_side(inspection)}<h2>Blocks</h2>{blocks}")  # fmt: skip
 
@@ -125,11 +145,17 @@ def _side_by_side(inspection: Inspection) -> str:
             "</section></div>")  # fmt: skip
 
 
-def _block_row(block: BlockExplanation) -> tuple[str, list[str]]:
-    cells = (
+def _block_row(
+    block: BlockExplanation, notes: tuple[str, ...] | None
+) -> tuple[str, list[str]]:
+    """A block's row; with the site's ``notes``, its note in a column of its own."""
+    cells = [
         f"<td>{esc(block.index)}</td>", f'<td class="decision">{block.decision}</td>',
         f'<td class="stage">{esc(block.stage)}</td>', f"<td>{block.score:.2f}</td>",
         f"<td>{esc(block.role)}</td>", f'<td class="reason">{esc(block.reason)}</td>',
-        f'<td class="text">{esc(block.text)}</td>',
-    )  # fmt: skip
-    return block.decision.lower(), list(cells)
+    ]  # fmt: skip
+    if notes is not None:
+        note = notes[block.index] if block.index < len(notes) else ""
+        cells.append(f'<td class="site">{esc(note)}</td>')
+    cells.append(f'<td class="text">{esc(block.text)}</td>')
+    return block.decision.lower(), cells

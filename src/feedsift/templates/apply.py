@@ -40,6 +40,7 @@ __all__ = [
     "TemplatePaths",
     "apply_paths",
     "count_found",
+    "found_nodes",
     "head_title_text",
     "is_post",
     "key_nodes",
@@ -109,7 +110,7 @@ def is_post(page: ParsedPage, key: KeyPath, most: int = MAX_KEY_MATCHES) -> bool
 
 def apply_paths(page: ParsedPage, paths: TemplatePaths, method: str) -> Article:
     """The article the paths find in ``page`` (metadata fills what they do not)."""
-    found = _found(page, paths)
+    found = found_nodes(page, paths)
     title = _text(found.title)
     head_title = head_title_text(page) if paths.title_in_head else None
     body = assemble_body(_body_blocks(page, found, title))
@@ -139,7 +140,9 @@ def _named(sources: list[FieldSource]) -> set[str]:
     return {source.field for source in sources}
 
 
-def _found(page: ParsedPage, paths: TemplatePaths) -> Found:
+def found_nodes(page: ParsedPage, paths: TemplatePaths) -> Found:
+    """The first text-holding node each of the paths finds in ``page`` (all for tags)."""
+
     def first(path: KeyPath | None) -> etree._Element | None:
         if path is None:
             return None
