@@ -113,6 +113,16 @@ def test_the_inspector_marks_each_block(base_url: str, page: Any) -> None:
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
 
 
+def test_the_inspector_of_an_uploaded_file(base_url: str, page: Any, tmp_path: Path) -> None:
+    saved = tmp_path / "log.html"
+    saved.write_bytes(PAGE)
+    page.goto(f"{base_url}/inspect")
+    page.set_input_files("input[name=file]", str(saved))
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Extracted text")
+    assert _row(page, SENTENCE[:40]).get_attribute("class") == "kept"
+
+
 def _background(page: Any, row_class: str) -> str:
     cell = page.locator(f"tr.{row_class} td").first
     return str(cell.evaluate("cell => getComputedStyle(cell).backgroundColor"))

@@ -14,7 +14,7 @@ import pytest
 from conftest import LoopbackServer
 from feedsift.server import ServerOptions
 from test_server_api import BODY_LIMIT, PAGE, SENTENCE, _error, _serve
-from test_server_pages import BROWSER, EVIL_PAGE, _page
+from test_server_pages import BROWSER, EVIL_PAGE, LOG_URL, _page
 
 #: A page with markup that must not survive into the marked copy.
 ACTIVE = PAGE.replace(
@@ -78,3 +78,23 @@ def test_the_marked_page_is_inert(guarded_server: httpx.Client) -> None:
     assert "[the lamp room]" in frame and "a link" in frame  # alt text and link text stay
     evil = _frame(_page(guarded_server.post("/inspect", data={"html": EVIL_PAGE.decode()})))
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in evil  # page text stays text
+
+
+def test_an_uploaded_page(guarded_server: httpx.Client) -> None:
+    files = {"file": ("log.html", PAGE, "text/html")}
+    page = _page(guarded_server.post("/inspect", files=files, data={"url": LOG_URL}))
+    assert SENTENCE in page and '<tr class="kept">' in page and html.escape(LOG_URL) in page
+    unknown_type = {"file": ("log.bin", PAGE, "application/octet-stream")}  # sniffed
+    assert SENTENCE in _page(guarded_server.post("/inspect", files=unknown_type))
+    binary = {"file": ("x.png", b"\x89PNG\r\n\x1a\n" + bytes(300), "image/png")}
+    assert _error(guarded_server.post("/inspect", files=binary), 415)
+
+
+def test_bad_uploads(guarded_server: httpx.Client) -> None:
+    two = [("file", ("a.html", PAGE, "text/html")), ("file", ("b.html", PAGE, "text/html"))]
+    assert "files" in _error(guarded_server.post("/inspect", files=two), 400).lower()
+    no_boundary = guarded_server.post("/inspect", content=b"--x\r\n",
+                                      headers={"Content-Type": "multipart/form-data"})
+    assert "boundary" in _error(no_boundary, 400)
+    big = {"file": ("big.html", b"<p>" + b"x" * BODY_LIMIT, "text/html")}
+    assert str(BODY_LIMIT) in _error(guarded_server.post("/inspect", files=big), 413)

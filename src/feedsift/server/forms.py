@@ -9,25 +9,60 @@ write whose origin is another site's, or unknown.
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass
 from urllib.parse import parse_qs
 
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 
 from feedsift.server.errors import ApiError
 from feedsift.server.limits import media_type, read_body
 from feedsift.server.services import services_of
 
-__all__ = ["FORM_TYPE", "MAX_FORM_FIELDS", "OPAQUE_ORIGIN", "SAME_SITE_FETCHES", "read_form",
-           "require_same_origin"]  # fmt: skip
+__all__ = [
+    "FORM_TYPE",
+    "MAX_FORM_FIELDS",
+    "MULTIPART_TYPE",
+    "OPAQUE_ORIGIN",
+    "SAME_SITE_FETCHES",
+    "PostedForm",
+    "Upload",
+    "read_form",
+    "read_upload_form",
+    "require_same_origin",
+]
 
 #: The media type of the pages' forms (parsed here: no python-multipart needed).
 FORM_TYPE = "application/x-www-form-urlencoded"
+#: The media type of a form with a file in it (parsed by python-multipart, within the cap).
+MULTIPART_TYPE = "multipart/form-data"
+#: Files one form may carry: the inspector's takes one page.
+MAX_FILES = 1
 #: More fields than any of the pages' forms has: a bigger form is not one of ours.
 MAX_FORM_FIELDS = 16
 #: The ``Origin`` of a post whose page's origin is withheld (a privacy setting): unknown.
 OPAQUE_ORIGIN = "null"
 #: ``Sec-Fetch-Site`` values of a request the user made here ("none": typed or bookmarked).
 SAME_SITE_FETCHES = frozenset({"same-origin", "none"})
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """A file sent with a form: its name, the type the browser gave it, its bytes."""
+
+    filename: str
+    content_type: str | None
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PostedForm:
+    """A posted form's text fields (the first value of each) and its files."""
+
+    fields: Mapping[str, str]
+    files: Mapping[str, Upload]
 
 
 async def read_form(request: Request) -> dict[str, str]:
@@ -42,6 +77,38 @@ async def read_form(request: Request) -> dict[str, str]:
     except ValueError as exc:  # too many fields
         raise ApiError(400, f"the form cannot be read: {exc}") from exc
     return {name: values[0] for name, values in parsed.items()}
+
+
+async def read_upload_form(request: Request) -> PostedForm:
+    """A form posted url-encoded or as ``multipart/form-data`` (with at most one file);
+    the whole body within the server's limit (413), 400 for a body that is no such form,
+    415 for another type."""
+    if media_type(request) == FORM_TYPE:
+        return PostedForm(await read_form(request), {})
+    if media_type(request) != MULTIPART_TYPE:
+        raise ApiError(415, f"post the form as {FORM_TYPE} or {MULTIPART_TYPE}")
+    limit = services_of(request).options.max_body_bytes
+    body = await read_body(request, limit)
+    parser = MultiPartParser(request.headers, _once(body), max_files=MAX_FILES,
+                             max_fields=MAX_FORM_FIELDS, max_part_size=limit)  # fmt: skip
+    try:
+        form = await parser.parse()
+    except MultiPartException as exc:
+        raise ApiError(400, f"the form cannot be read: {exc.message}") from exc
+    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    files = {k: await _upload(v) for k, v in form.multi_items() if isinstance(v, UploadFile)}
+    return PostedForm(fields, files)
+
+
+async def _once(body: bytes) -> AsyncGenerator[bytes, None]:
+    yield body
+
+
+async def _upload(file: UploadFile) -> Upload:
+    try:
+        return Upload(file.filename or "", file.content_type, await file.read())
+    finally:
+        await file.close()
 
 
 def require_same_origin(request: Request) -> None:

@@ -1,6 +1,7 @@
 """The inspector's pages: why each text block of a page is in its article or not.
 
-A page comes pasted into the form (with its URL, which links resolve against), fetched by
+A page comes pasted into the form or uploaded as a file (with its URL, which links resolve
+against), fetched by
 URL (the form with the URL alone: through the fetcher and its SSRF guard, like ``POST
 /api/extract``), or as the stored page of a stored article. The answer shows the page's
 kind, title and fields with their sources; the page itself, marked block by block
@@ -22,7 +23,7 @@ from feedsift.server.article_html import article_text, field_sources
 from feedsift.server.errors import ApiError
 from feedsift.server.extract_api import SentPage
 from feedsift.server.fetching import fetch_html, requested_url
-from feedsift.server.forms import FORM_TYPE, read_form, require_same_origin
+from feedsift.server.forms import MULTIPART_TYPE, Upload, read_upload_form, require_same_origin
 from feedsift.server.html import esc, html_page, link, table
 from feedsift.server.inspect_api import Inspection, evidence_for, inspect_sent, site_evidence
 from feedsift.server.params import path_id
@@ -35,6 +36,9 @@ __all__ = ["inspect_form", "inspect_posted", "inspect_stored"]
 
 #: The media type the form's pasted HTML is read as.
 PASTED_TYPE = "text/html; charset=utf-8"
+#: Types of an uploaded file taken as given; any other (a browser says
+#: application/octet-stream for a file it does not know) is sniffed from the bytes.
+UPLOADED_PAGE_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
 
 async def inspect_form(request: Request) -> Response:
@@ -46,10 +50,13 @@ async def inspect_posted(request: Request) -> Response:
     """The inspection of the page the form posted (form-encoded: html, url), or of the
     page at the URL when no HTML was pasted."""
     services = services_of(request)
-    fields = await read_form(request)
-    url = fields.get("url", "").strip() or None
-    pasted = fields.get("html", "")
-    if pasted.strip() or url is None:
+    form = await read_upload_form(request)
+    url = form.fields.get("url", "").strip() or None
+    pasted = form.fields.get("html", "")
+    upload = form.files.get("file")
+    if upload is not None and upload.data:
+        page = SentPage(upload.data, url, _uploaded_type(upload))
+    elif pasted.strip() or url is None:
         page = SentPage(pasted.encode(), url, PASTED_TYPE)
     else:
         require_same_origin(request)  # a fetch: another site must not make us fetch
@@ -71,6 +78,13 @@ async def inspect_stored(request: Request) -> Response:
                      + _inspected(inspection))  # fmt: skip
 
 
+def _uploaded_type(upload: Upload) -> str | None:
+    """The type a browser gave an uploaded page, when it names a page type; else None (the
+    bytes are sniffed, as a fetched page's are)."""
+    given = (upload.content_type or "").split(";", 1)[0].strip().lower()
+    return upload.content_type if given in UPLOADED_PAGE_TYPES else None
+
+
 async def _fetched(services: Services, url: str) -> SentPage:
     fetched = await fetch_html(requested_url({"url": url}), services.options)
     return SentPage(fetched.body, fetched.response_url, fetched.content_type)
@@ -78,11 +92,13 @@ async def _fetched(services: Services, url: str) -> SentPage:
 
 def _inspect_form(url: str = "") -> str:
     return (
-        f'<form method="post" action="/inspect" enctype="{FORM_TYPE}">'
+        f'<form method="post" action="/inspect" enctype="{MULTIPART_TYPE}">'
         '<p><label>URL (alone: the page is fetched; with pasted HTML: links resolve against '
         f'it) <input type="text" name="url" value="{esc(url)}"></label></p>'
         '<p><textarea name="html" placeholder="paste a page\'s HTML here, or leave this '
         'empty to fetch the URL"></textarea></p>'
+        '<p><label>or upload a saved page <input type="file" name="file" '
+        'accept=".html,.htm,.xhtml,text/html"></label></p>'
         '<p><button type="submit">inspect</button></p></form>'
     )
 
