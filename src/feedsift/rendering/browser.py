@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHROMIUM_ARGS",
     "CHROMIUM_ENV",
+    "LOOPBACK_ARGS",
     "NO_URL",
     "RenderOptions",
     "RenderedPage",
@@ -64,6 +65,9 @@ CHROMIUM_ARGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 )  # fmt: skip
+#: With loopback allowed: Chromium's Local Network Access checks would otherwise refuse a
+#: page at a public address (the page's own URL) the loopback resources it is let reach.
+LOOPBACK_ARGS = ("--disable-features=LocalNetworkAccessChecks",)
 #: Document URL of a page rendered without one (``.invalid`` never resolves).
 NO_URL = "http://feedsift.invalid/"
 #: Switch that marks our browser process so /proc can find it (Chromium ignores it).
@@ -280,7 +284,8 @@ class _Session:
         try:
             self._browser = await self._playwright.chromium.launch(
                 executable_path=self._executable, headless=True,
-                args=[*CHROMIUM_ARGS, *options.extra_args, self._marker],
+                args=[*CHROMIUM_ARGS, *(LOOPBACK_ARGS if options.allow_loopback else ()),
+                      *options.extra_args, self._marker],
                 timeout=options.launch_timeout_ms,
             )  # fmt: skip
         except Exception as exc:

@@ -1,9 +1,10 @@
 """The main column of a rendered page, from geometry alone.
 
 The page's text is spread over the horizontal axis: each visible block adds its characters
-evenly over the pixels its box spans. The *main column* is the band around the densest
-point where the density stays at least :data:`BAND_SHARE` of that peak; a block is in the
-main column when at least :data:`INSIDE_SHARE` of its width lies inside the band.
+evenly over the pixels its box spans (the caller passes the owner elements' boxes). The
+*main column* is the band around the densest point where the density stays at least
+:data:`BAND_SHARE` of that peak; a block is in the main column when at least
+:data:`INSIDE_SHARE` of its width lies inside the band.
 """
 
 from __future__ import annotations

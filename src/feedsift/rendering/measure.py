@@ -19,7 +19,9 @@ Choices where the issue is silent:
 - **Contrast.** WCAG 2 contrast ratio of the text colour (its alpha composited) against
   the nearest background colour of its ancestors, composited over white; background images
   are not looked at.
-- **Main column.** :mod:`feedsift.rendering.column`.
+- **Main column.** :mod:`feedsift.rendering.column`, over the blocks' *owner* boxes: the
+  column is a property of the element that holds the text, not of a ragged last line
+  (the text box of a short line cut by ``<br>`` would make a narrow, dense band).
 """
 
 from __future__ import annotations
@@ -136,13 +138,15 @@ def _blocks(
 ) -> tuple[BlockMeasure, ...]:
     found = [_MISSING_ROW if row is None else tuple(map(float, row)) for row in rows]
     column = main_column(
-        [r[0] for r in found], [r[2] for r in found], chars, [r[6] > 0 for r in found]
+        [r[15] for r in found], [r[16] for r in found], chars, [r[6] > 0 for r in found]
     )
     return tuple(map(_block, found, column))
 
 
 #: A block the rendered DOM lost: nowhere, not shown, default font, kind -1.
-_MISSING_ROW: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 16.0, 0, 0, 0, 0, 0, 1, 255, 255, 255, -1)
+_MISSING_ROW: tuple[float, ...] = (
+    0.0, 0.0, 0.0, 0.0, 16.0, 0, 0, 0, 0, 0, 1, 255, 255, 255, -1, 0.0, 0.0
+)
 
 
 def _block(row: tuple[float, ...], in_column: bool) -> BlockMeasure:

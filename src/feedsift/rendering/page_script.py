@@ -7,10 +7,12 @@ and nested block elements, inline tags walked through, dropped tags skipped) and
 the groups to the owner's blocks in order by their text without spaces. It returns one
 row per block (``null`` for a block whose owner the browser's DOM no longer has):
 
-``[x, y, width, height, font_px, bold, visible, text_rgba(4), background_rgb(3), kind]``
+``[x, y, width, height, font_px, bold, visible, text_rgba(4), background_rgb(3), kind,
+owner_x, owner_width]``
 
 in CSS pixels of the document (``kind``: 0 the owner's box, 1 the box of the block's own
-text (a DOM Range), 2 the owner's box because the text did not match). Font size and
+text (a DOM Range), 2 the owner's box because the text did not match; the owner's
+horizontal extent is what the main column is found from). Font size and
 weight are those carrying most of the block's characters; the background is the nearest
 ancestor background colour, composited over white.
 """
@@ -177,7 +179,8 @@ async (arg) => {
     const text = rgba(css(style.main).color);
     const seen = visible(style, shownRect, style.main) && text[3] > 0;
     return [rect.left + sx, rect.top + sy, rect.width, rect.height, style.size,
-            style.bold ? 1 : 0, seen ? 1 : 0, ...text, ...background(style.main), kind];
+            style.bold ? 1 : 0, seen ? 1 : 0, ...text, ...background(style.main), kind,
+            ownerRect.left + sx, ownerRect.width];
   }
 
   const rows = new Array(arg.texts.length).fill(null);
