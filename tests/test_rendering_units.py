@@ -13,7 +13,13 @@ from feedsift.rendering.browser import CHROMIUM_ENV, chromium_path
 from feedsift.rendering.column import main_column
 from feedsift.rendering.marking import MARK_ATTR, marked_source, marked_tree
 from feedsift.rendering.measure import contrast_ratio
-from feedsift.rendering.network import DirectoryResources, Verdict, decide, is_loopback_url
+from feedsift.rendering.network import (
+    DirectoryResources,
+    Verdict,
+    browser_url,
+    decide,
+    is_loopback_url,
+)
 from feedsift.rendering.provider import layout_of
 
 
@@ -37,6 +43,15 @@ def test_network_rule() -> None:
 
     found = Resource(b"p{}", "text/css")
     assert decide("https://example.com/x.css", doc, False, found, False) is Verdict.RESOURCE
+
+
+def test_browser_url_escapes_like_a_browser() -> None:
+    assert browser_url("http://blog.test/2019/09/05/搭建/?q=é#top") == (
+        "http://blog.test/2019/09/05/%E6%90%AD%E5%BB%BA/?q=%C3%A9#top"
+    )
+    assert browser_url("http://bücher.test:8080/a%20b") == "http://xn--bcher-kva.test:8080/a%20b"
+    escaped = browser_url("http://blog.test/搭建/")
+    assert decide(escaped, "http://blog.test/搭建/", True, None, False) is Verdict.DOCUMENT
 
 
 def test_directory_resources(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from feedsift.errors import RenderError
 from feedsift.rendering.memory import find_process, tree_memory_mb
-from feedsift.rendering.network import ResourceResolver
+from feedsift.rendering.network import ResourceResolver, browser_url
 from feedsift.rendering.pool import PageJob, PagePool, Slot, site_of
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ class Renderer:
         when the page fails, the script throws or the time runs out."""
         if self._closed:
             raise RenderError("the renderer is closed")
-        job = PageJob(url or NO_URL, html, resources, self.options.allow_loopback)
+        job = PageJob(browser_url(url or NO_URL), html, resources, self.options.allow_loopback)
         limit = self.options.page_timeout_ms / 1000 + GRACE_S
         return self._call(self._session.render(job, script, arg), limit)
 

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import Protocol
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 __all__ = [
     "DirectoryResources",
     "Resource",
     "ResourceResolver",
     "Verdict",
+    "browser_url",
     "decide",
     "is_loopback_url",
 ]
@@ -35,6 +36,8 @@ LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost
 DEFAULT_CONTENT_TYPE = "application/octet-stream"
 #: File served for a URL path ending in ``/`` (a static site's directory index).
 INDEX_FILE = "index.html"
+#: Characters a browser leaves unescaped in a path or query (``%`` keeps escapes as they are).
+URL_SAFE = "/%:@!$&'()*+,;=?~"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +121,21 @@ def decide(
     return Verdict.BLOCK
 
 
+def browser_url(url: str) -> str:
+    """The URL as the browser will request it: an IDNA host and a percent-encoded path and
+    query (a page at ``/2019/09/05/搭建/`` is requested as ``/2019/09/05/%E6%90%AD...``)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if not netloc.isascii():
+        try:
+            host = (parts.hostname or "").encode("idna").decode("ascii")
+        except UnicodeError:
+            host = quote(parts.hostname or "", safe="")
+        netloc = host + (f":{parts.port}" if parts.port else "")
+    path, query = quote(parts.path, safe=URL_SAFE), quote(parts.query, safe=URL_SAFE)
+    return urlunsplit((parts.scheme, netloc, path, query, parts.fragment))
+
+
 def _same_document(url: str, document_url: str) -> bool:
-    """Same URL up to the fragment (the browser never sends the fragment)."""
-    return url.split("#", 1)[0] == document_url.split("#", 1)[0]
+    """Same URL up to the fragment (never sent) and percent-escapes."""
+    return unquote(url.split("#", 1)[0]) == unquote(document_url.split("#", 1)[0])

@@ -12,7 +12,8 @@ owner_x, owner_width]``
 
 in CSS pixels of the document (``kind``: 0 the owner's box, 1 the box of the block's own
 text (a DOM Range), 2 the owner's box because the text did not match; the owner's
-horizontal extent is what the main column is found from). Font size and
+horizontal extent, cut to its scrolling or clipping ancestors, is what the main column is
+found from). Font size and
 weight are those carrying most of the block's characters; the background is the nearest
 ancestor background colour, composited over white.
 """
@@ -112,21 +113,25 @@ async (arg) => {
     return v;
   }
 
-  const clips = new Map();
-  function clipOf(el) {
+  // The rectangle an element's content is cut to by its ancestors' overflow (hidden and
+  // clip; with `scrolling` also auto and scroll) and `clip`, or null when nothing cuts it.
+  const clips = [new Map(), new Map()];
+  function clipOf(el, scrolling = false) {
     if (!el || el === root || el === body) return null;
-    if (clips.has(el)) return clips.get(el);
-    let clip = clipOf(el.parentElement);
+    const cache = clips[scrolling ? 1 : 0];
+    if (cache.has(el)) return cache.get(el);
+    let clip = clipOf(el.parentElement, scrolling);
     const s = css(el);
-    const hides = (v) => v === 'hidden' || v === 'clip';
-    if (hides(s.overflowX) || hides(s.overflowY)) clip = meet(clip, el.getBoundingClientRect());
+    const cuts = (v) => v === 'hidden' || v === 'clip' ||
+                        (scrolling && (v === 'auto' || v === 'scroll'));
+    if (cuts(s.overflowX) || cuts(s.overflowY)) clip = meet(clip, el.getBoundingClientRect());
     if (s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed')) {
       const p = s.clip.match(/-?[\d.]+/g) || [];
       if (p.length === 4 && (+p[1] - +p[3] < arg.minSizePx || +p[2] - +p[0] < arg.minSizePx)) {
         clip = {left: 0, top: 0, right: 0, bottom: 0};
       }
     }
-    clips.set(el, clip);
+    cache.set(el, clip);
     return clip;
   }
   function meet(a, b) {
@@ -178,9 +183,11 @@ async (arg) => {
     const rect = kind === 1 ? textBox : ownerRect;
     const text = rgba(css(style.main).color);
     const seen = visible(style, shownRect, style.main) && text[3] > 0;
+    const ownerClip = clipOf(owner, true);
+    const shownOwner = ownerClip ? meet(ownerClip, ownerRect) : ownerRect;
     return [rect.left + sx, rect.top + sy, rect.width, rect.height, style.size,
             style.bold ? 1 : 0, seen ? 1 : 0, ...text, ...background(style.main), kind,
-            ownerRect.left + sx, ownerRect.width];
+            shownOwner.left + sx, Math.max(0, shownOwner.right - shownOwner.left)];
   }
 
   const rows = new Array(arg.texts.length).fill(null);
