@@ -27,7 +27,7 @@ from feedsift.rendering.network import Resource, ResourceResolver, Verdict, deci
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Route, WebSocketRoute
 
-__all__ = ["PageJob", "PagePool", "Slot"]
+__all__ = ["PageJob", "PagePool", "Slot", "close_slot", "site_of"]
 
 #: Seconds a context may take to close before the browser is thought stuck.
 CLOSE_TIMEOUT_S = 5.0
