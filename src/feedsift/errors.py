@@ -17,6 +17,7 @@ __all__ = [
     "InputError",
     "ModelError",
     "NotFittedError",
+    "RenderError",
     "RobotsDisallowedError",
     "SparkJobError",
     "StorageError",
@@ -80,3 +81,8 @@ class SparkJobError(FeedsiftError):
 
 class DatasetError(FeedsiftError):
     """A benchmark or training dataset folder is missing or malformed."""
+
+
+class RenderError(FeedsiftError):
+    """A page cannot be rendered: no browser, a browser that failed, or a page that did not
+    load and lay out within its time limit."""

@@ -70,7 +70,12 @@ class Box:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The boxes of all blocks of a page as parallel arrays (one entry per block)."""
+    """The boxes of all blocks of a page as parallel arrays (one entry per block).
+
+    A renderer may also give, per block, whether it is shown (``visible``, bool), its
+    text's WCAG contrast ratio (``contrast``, NaN where unknown) and whether it lies in the
+    page's main column (``main_column``, bool); a static estimate leaves them ``None``.
+    """
 
     x: np.ndarray
     y: np.ndarray
@@ -78,6 +83,9 @@ class Layout:
     height: np.ndarray
     font_size: np.ndarray
     bold: np.ndarray  #: bool
+    visible: np.ndarray | None = None
+    contrast: np.ndarray | None = None
+    main_column: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.y)

@@ -1,0 +1,1 @@
+"""Rendering: a headless Chromium behind the layout interface (boxes, fonts, visibility)."""

@@ -1,0 +1,213 @@
+"""The page-side JavaScript that measures every marked block (run by Playwright's
+``page.evaluate`` with one argument, the ``arg`` of :func:`measure_argument`).
+
+For each owner element (``[data-fs-b]``) the script splits the owner's own text into groups
+the way :func:`feedsift.parsing.blocks.text_blocks` splits it into blocks (cut by ``<br>``
+and nested block elements, inline tags walked through, dropped tags skipped) and matches
+the groups to the owner's blocks in order by their text without spaces. It returns one
+row per block (``null`` for a block whose owner the browser's DOM no longer has):
+
+``[x, y, width, height, font_px, bold, visible, text_rgba(4), background_rgb(3), kind,
+owner_x, owner_width]``
+
+in CSS pixels of the document (``kind``: 0 the owner's box, 1 the box of the block's own
+text (a DOM Range), 2 the owner's box because the text did not match; the owner's
+horizontal extent, cut to its scrolling or clipping ancestors, is what the main column is
+found from). Font size and
+weight are those carrying most of the block's characters; the background is the nearest
+ancestor background colour, composited over white.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MEASURE_SCRIPT"]
+
+MEASURE_SCRIPT = r"""
+async (arg) => {
+  const started = performance.now();
+  if (document.fonts && document.fonts.status !== 'loaded') {
+    await Promise.race([document.fonts.ready,
+                        new Promise((done) => setTimeout(done, arg.fontWaitMs))]);
+  }
+  const INLINE = new Set(arg.inlineTags), SKIP = new Set(arg.skipTags);
+  const compact = (s) => s.replace(/\s+/g, '');
+  const styles = new Map();
+  const css = (el) => {
+    let s = styles.get(el);
+    if (!s) { s = getComputedStyle(el); styles.set(el, s); }
+    return s;
+  };
+  const root = document.documentElement, body = document.body || root;
+  const sx = window.scrollX, sy = window.scrollY;
+  const docW = Math.max(root.scrollWidth, body.scrollWidth);
+  const docH = Math.max(root.scrollHeight, body.scrollHeight);
+
+  function ownGroups(owner) {
+    const groups = []; let current = []; let nested = false;
+    const cut = () => { if (current.length) { groups.push(current); current = []; } };
+    (function walk(node) {
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) { current.push(c); continue; }
+        if (c.nodeType !== 1) continue;
+        const tag = c.localName;
+        if (SKIP.has(tag)) continue;
+        if (tag === 'br') { cut(); continue; }
+        if (INLINE.has(tag)) { walk(c); continue; }
+        cut();
+        if (c.textContent.trim()) nested = true;
+      }
+    })(owner);
+    cut();
+    return {groups: groups.filter((g) => compact(g.map((t) => t.data).join('')) !== ''),
+            nested};
+  }
+
+  function textRect(nodes) {
+    const range = document.createRange();
+    range.setStart(nodes[0], 0);
+    const last = nodes[nodes.length - 1];
+    range.setEnd(last, last.length);
+    return range.getBoundingClientRect();
+  }
+
+  let canvas = null;
+  function rgba(value) {
+    const m = /^rgba?\(([^)]*)\)$/.exec(value);
+    if (m) {
+      const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(parseFloat);
+      return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    }
+    if (!canvas) {
+      const c = document.createElement('canvas'); c.width = c.height = 1;
+      canvas = c.getContext('2d', {willReadFrequently: true});
+    }
+    canvas.clearRect(0, 0, 1, 1); canvas.fillStyle = value; canvas.fillRect(0, 0, 1, 1);
+    const d = canvas.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  }
+
+  const backgrounds = new Map();
+  function background(el) {
+    if (!el) return [255, 255, 255];
+    if (backgrounds.has(el)) return backgrounds.get(el);
+    const [r, g, b, a] = rgba(css(el).backgroundColor);
+    let found;
+    if (a >= 1) found = [r, g, b];
+    else {
+      const under = background(el.parentElement);
+      found = a <= 0 ? under : [0, 1, 2].map((i) => [r, g, b][i] * a + under[i] * (1 - a));
+    }
+    backgrounds.set(el, found);
+    return found;
+  }
+
+  const shownCache = new Map();
+  function shown(el) {
+    while (el && el !== root && css(el).display === 'contents') el = el.parentElement;
+    if (!el) return false;
+    if (shownCache.has(el)) return shownCache.get(el);
+    const v = !el.checkVisibility || el.checkVisibility({
+      opacityProperty: true, visibilityProperty: true, checkOpacity: true,
+      checkVisibilityCSS: true});
+    shownCache.set(el, v);
+    return v;
+  }
+
+  // The rectangle an element's content is cut to by its ancestors' overflow (hidden and
+  // clip; with `scrolling` also auto and scroll) and `clip`, or null when nothing cuts it.
+  const clips = [new Map(), new Map()];
+  function clipOf(el, scrolling = false) {
+    if (!el || el === root || el === body) return null;
+    const cache = clips[scrolling ? 1 : 0];
+    if (cache.has(el)) return cache.get(el);
+    let clip = clipOf(el.parentElement, scrolling);
+    const s = css(el);
+    const cuts = (v) => v === 'hidden' || v === 'clip' ||
+                        (scrolling && (v === 'auto' || v === 'scroll'));
+    if (cuts(s.overflowX) || cuts(s.overflowY)) clip = meet(clip, el.getBoundingClientRect());
+    if (s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed')) {
+      const p = s.clip.match(/-?[\d.]+/g) || [];
+      if (p.length === 4 && (+p[1] - +p[3] < arg.minSizePx || +p[2] - +p[0] < arg.minSizePx)) {
+        clip = {left: 0, top: 0, right: 0, bottom: 0};
+      }
+    }
+    cache.set(el, clip);
+    return clip;
+  }
+  function meet(a, b) {
+    if (!a) return {left: b.left, top: b.top, right: b.right, bottom: b.bottom};
+    return {left: Math.max(a.left, b.left), top: Math.max(a.top, b.top),
+            right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom)};
+  }
+
+  function textStyle(nodes, owner) {
+    const chars = new Map();
+    for (const t of nodes) {
+      const el = t.parentElement || owner;
+      chars.set(el, (chars.get(el) || 0) + compact(t.data).length);
+    }
+    if (!chars.size) chars.set(owner, 1);
+    const sizes = new Map(); let bold = 0, total = 0, seen = 0, main = owner, most = -1;
+    for (const [el, n] of chars) {
+      const s = css(el);
+      const size = parseFloat(s.fontSize);
+      sizes.set(size, (sizes.get(size) || 0) + n);
+      if (parseFloat(s.fontWeight) >= arg.boldWeight) bold += n;
+      if (shown(el)) seen += n;
+      total += n;
+      if (n > most) { most = n; main = el; }
+    }
+    let size = 0, votes = -1;
+    for (const [s, n] of sizes) if (n > votes) { size = s; votes = n; }
+    return {size, bold: bold * 2 > total, seenShare: total ? seen / total : 0, main};
+  }
+
+  function visible(style, rect, clipEl) {
+    if (style.seenShare < arg.minShownShare) return false;
+    if (rect.width < arg.minSizePx || rect.height < arg.minSizePx) return false;
+    if (rect.right + sx <= 0 || rect.bottom + sy <= 0) return false;
+    if (rect.left + sx >= docW || rect.top + sy >= docH) return false;
+    const clip = clipOf(clipEl);
+    if (clip) {
+      const m = meet(clip, rect);
+      if (m.right - m.left < arg.minSizePx || m.bottom - m.top < arg.minSizePx) return false;
+    }
+    return true;
+  }
+
+  function row(owner, nodes, kind) {
+    const style = textStyle(nodes, owner);
+    const ownerRect = owner.getBoundingClientRect();
+    const textBox = nodes.length ? textRect(nodes) : ownerRect;
+    const shownRect = kind === 2 ? ownerRect : textBox;
+    const rect = kind === 1 ? textBox : ownerRect;
+    const text = rgba(css(style.main).color);
+    const seen = visible(style, shownRect, style.main) && text[3] > 0;
+    const ownerClip = clipOf(owner, true);
+    const shownOwner = ownerClip ? meet(ownerClip, ownerRect) : ownerRect;
+    return [rect.left + sx, rect.top + sy, rect.width, rect.height, style.size,
+            style.bold ? 1 : 0, seen ? 1 : 0, ...text, ...background(style.main), kind,
+            shownOwner.left + sx, Math.max(0, shownOwner.right - shownOwner.left)];
+  }
+
+  const rows = new Array(arg.texts.length).fill(null);
+  for (const owner of document.querySelectorAll('[' + arg.markAttr + ']')) {
+    const ids = owner.getAttribute(arg.markAttr).split(' ').map(Number);
+    const {groups, nested} = ownGroups(owner);
+    const whole = ids.length === 1 && groups.length === 1 && !nested;
+    let g = 0;
+    for (const id of ids) {
+      const want = compact(arg.texts[id] || '');
+      let at = g;
+      while (at < groups.length && compact(groups[at].map((t) => t.data).join('')) !== want) at++;
+      if (at < groups.length) {
+        rows[id] = row(owner, groups[at], whole ? 0 : 1);
+        g = at + 1;
+      } else {
+        rows[id] = row(owner, groups.flat(), 2);
+      }
+    }
+  }
+  return {rows, width: docW, height: docH, ms: performance.now() - started};
+}
+"""
