@@ -7,7 +7,13 @@ import socket
 
 import pytest
 
-from feedsift.acquisition.safety import AddressGuard, SystemResolver, address_problem, is_transient
+from feedsift.acquisition.safety import (
+    AddressGuard,
+    SystemResolver,
+    address_problem,
+    is_loopback_host,
+    is_transient,
+)
 from feedsift.errors import FetchError, UnsafeAddressError
 
 PUBLIC_V4 = "93.184.215.14"
@@ -158,3 +164,13 @@ def test_system_resolver_answers_from_the_hosts_file() -> None:
     assert addresses and set(addresses) <= {"127.0.0.1", "::1"}
     with pytest.raises(UnsafeAddressError):  # the name check fires before any lookup
         check(AddressGuard(SystemResolver()), "localhost")
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("localhost", True), ("LOCALHOST.", True), ("app.localhost", True), ("127.0.0.9", True),
+     ("[::1]", True), ("::1", True), ("ip6-loopback", True), ("10.0.0.1", False),
+     ("example.org", False), ("localhost.example.org", False), ("", False)],
+)  # fmt: skip
+def test_loopback_hosts(host: str, loopback: bool) -> None:
+    assert is_loopback_host(host) is loopback

@@ -30,6 +30,7 @@ __all__ = [
     "Resolver",
     "SystemResolver",
     "address_problem",
+    "is_loopback_host",
     "is_transient",
 ]
 
@@ -41,6 +42,18 @@ LOCALHOST_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-l
 OVERRIDE_HINT = "use --allow-private to fetch it"
 #: ``getaddrinfo`` failures worth a retry: a resolver that did not answer, not a missing name.
 TRANSIENT_DNS_ERRORS = frozenset({socket.EAI_AGAIN})
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` (a name, an IP address, an IPv6 literal in brackets) can only mean
+    this machine: a localhost name, a ``.localhost`` name or a loopback address."""
+    name = host.strip().strip("[]").rstrip(".").lower()
+    if name in LOCALHOST_NAMES or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 class Resolver(Protocol):

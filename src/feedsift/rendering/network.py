@@ -12,13 +12,14 @@ A rendered page reaches no network of its own. Every request is decided here:
 
 from __future__ import annotations
 
-import ipaddress
 import mimetypes
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from feedsift.acquisition.safety import is_loopback_host
 
 __all__ = [
     "DirectoryResources",
@@ -30,8 +31,6 @@ __all__ = [
     "is_loopback_url",
 ]
 
-#: Host names that always mean this machine (IP literals are checked by value).
-LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 #: Content type of a saved file whose suffix says nothing.
 DEFAULT_CONTENT_TYPE = "application/octet-stream"
 #: File served for a URL path ending in ``/`` (a static site's directory index).
@@ -85,13 +84,7 @@ class DirectoryResources:
 
 def is_loopback_url(url: str) -> bool:
     """Whether the URL's host is this machine (a loopback name or address)."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return is_loopback_host(urlsplit(url).hostname or "")
 
 
 class Verdict(Enum):

@@ -3,10 +3,10 @@ options that would expose the write endpoints to the network without a token."""
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 
 from feedsift.acquisition.fetcher import DEFAULT_TIMEOUT
+from feedsift.acquisition.safety import LOCALHOST_NAMES, is_loopback_host
 from feedsift.errors import ConfigError
 from feedsift.storage.database import DEFAULT_DB
 from feedsift.storage.location import DatabaseTarget
@@ -30,8 +30,8 @@ DEFAULT_PORT = 8765
 DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
 #: Environment variable holding the write token when ``--token`` is not given.
 TOKEN_ENV = "FEEDSIFT_TOKEN"
-#: Host names that mean this machine only.
-LOOPBACK_NAMES = ("localhost", "ip6-localhost", "ip6-loopback")
+#: Host names that mean this machine only (the SSRF guard's list).
+LOOPBACK_NAMES = LOCALHOST_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +54,7 @@ class ServerOptions:
 
 def is_loopback(host: str) -> bool:
     """Whether ``host`` (a name or an IP address) can be reached from this machine only."""
-    name = host.strip("[]").rstrip(".").lower()
-    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
+    return is_loopback_host(host)
 
 
 def check_options(options: ServerOptions) -> None:
