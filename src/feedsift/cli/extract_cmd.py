@@ -135,16 +135,18 @@ the block's first 80 characters. Formats txt (default) and json only; -o PATH is
 rendering (--render): by default the boxes, fonts and positions of the text blocks that the
 model reads are estimated from the markup. --render lays each page out in a headless
 Chromium instead (one browser for the whole run: Debian's chromium package, or the one
-$FEEDSIFT_CHROMIUM names, driven by the Python package playwright), so a block the page's
-CSS hides or moves into a side column is seen as the reader sees it. The browser gets
+$FEEDSIFT_CHROMIUM names, driven by the Python package playwright): each block's box,
+position and font are what a reader's browser shows, and a block the CSS hides has no
+size. The browser gets
 nothing from the network: a page renders with its own <style> elements, style attributes
 and inline scripts; its linked stylesheets, fonts, images and scripts are blocked (those
 on 127.0.0.1 or localhost load with --allow-private). A saved file therefore renders with
 its inline CSS only; --url sets the address it is rendered at. A page not rendered within
 --render-timeout is extracted with the markup estimate, and a line on stderr says so.
 Pages are rendered in this process one at a time (no -j); about 0.2-0.6 s a page. The
-shipped model was trained on the markup estimate (see docs/rendering.md for what rendering
-changes). Without Chromium or playwright, --render stops with one line and status 1.
+shipped model was trained on the markup estimate, so for now --render changes few pages
+(docs/rendering.md has the figures). Without Chromium or playwright, --render stops with
+one line and status 1.
 
 output (-o PATH):
   one input         PATH is the file written (a file inside PATH if PATH is a folder)
