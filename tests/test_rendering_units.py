@@ -46,6 +46,10 @@ def test_network_rule() -> None:
 
 
 def test_browser_url_escapes_like_a_browser() -> None:
+    assert browser_url("HTTPS://Alignof.GitHub.io/blog/Post/") == (
+        "https://alignof.github.io/blog/Post/"
+    )  # Chromium lower-cases scheme and host: else the navigation is not the document
+    assert browser_url("http://blog.test") == "http://blog.test/"
     assert browser_url("http://blog.test/2019/09/05/搭建/?q=é#top") == (
         "http://blog.test/2019/09/05/%E6%90%AD%E5%BB%BA/?q=%C3%A9#top"
     )

@@ -29,6 +29,7 @@ from feedsift.acquisition.warc import DEFAULT_MAX_RECORD_BYTES, WarcPage, WarcSk
 from feedsift.errors import InputError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.parsing.layout import LayoutProvider
 from feedsift.parsing.limits import PageLimits
 from feedsift.parsing.page import parse_page
 from feedsift.records import Article
@@ -68,6 +69,7 @@ def extract(
     content_type: str | None = None,
     extractor: PageExtractor | None = None,
     limits: PageLimits | None = None,
+    layout: LayoutProvider | None = None,
     **options: bool,
 ) -> Article:
     """Extract the article (or the listing) of one page.
@@ -79,14 +81,35 @@ def extract(
     page-level model. A page over ``limits`` (default
     :class:`~feedsift.parsing.limits.PageLimits`: 8 million characters, 1.2 million words,
     50,000 elements)
-    is cut, and :attr:`Article.truncated` says why. Raises
-    :class:`~feedsift.errors.InputError` for empty, binary or unparsable input and
-    :class:`TypeError` for an unknown option.
+    is cut, and :attr:`Article.truncated` says why.
+
+    ``layout`` is where the page-level stages read each block's box and font from
+    (default: :class:`~feedsift.parsing.layout.StaticLayout`'s estimate from the markup).
+    To lay pages out in a headless Chromium, as ``feedsift extract --render`` does::
+
+        with Renderer(RenderOptions()) as renderer:       # feedsift.rendering.browser
+            layout = BrowserLayout(renderer)              # ...rendering.browser_layout
+            article = extract(html, url, layout=layout)
+            layout.tally()      # pages rendered, and those that fell back to the estimate
+
+    Raises :class:`~feedsift.errors.InputError` for empty, binary or unparsable input and
+    :class:`TypeError` for an unknown option, or a ``layout`` with an ``extractor`` that
+    is not a :class:`LearnedPageExtractor`.
     """
     _check_options(options)
     page = parse_page(html, url, content_type, limits)
-    article = (extractor or bundled_extractor()).extract(page, ExtractOptions(**options))
+    chosen = _laid_out(extractor or bundled_extractor(), layout)
+    article = chosen.extract(page, ExtractOptions(**options))
     return article if page.truncated is None else replace(article, truncated=page.truncated)
+
+
+def _laid_out(extractor: PageExtractor, layout: LayoutProvider | None) -> PageExtractor:
+    """``extractor`` reading layout from ``layout`` (as it is when ``layout`` is None)."""
+    if layout is None:
+        return extractor
+    if not isinstance(extractor, LearnedPageExtractor):
+        raise TypeError(f"layout= works with the page-level extractor, not {type(extractor)}")
+    return extractor.with_layout(layout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,21 +128,24 @@ def extract_warc(
     max_bytes: int = DEFAULT_MAX_RECORD_BYTES,
     extractor: PageExtractor | None = None,
     limits: PageLimits | None = None,
+    layout: LayoutProvider | None = None,
     **options: bool,
 ) -> Iterator[WarcArticle]:
     """The article of every HTML response record of the WARC file at ``path``, in file order.
 
     Each page is decoded from its HTTP codings and extracted as :func:`extract` does (same
-    ``extractor``, ``limits`` and ``options``), in the charset of its ``Content-Type``; the
-    article's ``url`` is the record's target URI. Records that give no article are passed to
-    ``on_skip`` (a :class:`~feedsift.acquisition.warc.WarcSkip` saying why: not HTML, another
-    status, truncated, over ``max_bytes`` decoded, broken, or ``failed`` to extract) and the
-    iteration goes on; requests, metadata and other non-response records are passed over.
+    ``extractor``, ``limits``, ``layout`` and ``options``), in the charset of its
+    ``Content-Type``; the article's ``url`` is the record's target URI. Records that give no
+    article are passed to ``on_skip`` (a :class:`~feedsift.acquisition.warc.WarcSkip` saying
+    why: not HTML, another status, truncated, over ``max_bytes`` decoded, broken, or
+    ``failed`` to extract) and the iteration goes on; requests, metadata and other
+    non-response records are passed over.
     Raises :class:`~feedsift.errors.InputError` when the file cannot be read as a WARC file.
     """
     _check_options(options)
     records = read_warc(os.fspath(path), max_bytes)
-    return _warc_articles(records, on_skip or _ignore, extractor, limits, options)
+    chosen = extractor if layout is None else _laid_out(extractor or bundled_extractor(), layout)
+    return _warc_articles(records, on_skip or _ignore, chosen, limits, options)
 
 
 def _warc_articles(
@@ -134,8 +160,10 @@ def _warc_articles(
             on_skip(item)
             continue
         try:
-            article = extract(item.body, item.url, content_type=item.content_type,
-                              extractor=extractor, limits=limits, **options)  # fmt: skip
+            article = extract(
+                item.body, item.url, content_type=item.content_type, extractor=extractor,
+                limits=limits, layout=None, **options,
+            )  # fmt: skip
         except InputError as exc:
             on_skip(WarcSkip("failed", str(exc), item.url, item.record_id, item.offset))
             continue
@@ -212,7 +240,8 @@ def extract_url(
     limits: PageLimits | None = None,
     **options: bool,
 ) -> Article:
-    """:func:`fetch` the page at ``url`` and :func:`extract` it (``options`` as there).
+    """:func:`fetch` the page at ``url`` and :func:`extract` it (``options`` as there; for
+    a rendered layout, :func:`fetch` and pass the body to :func:`extract` with ``layout``).
 
     The article's ``url`` is where redirects ended; the body is decoded with the charset
     of the response's ``Content-Type`` when the page declares none.
@@ -220,7 +249,7 @@ def extract_url(
     _check_options(options)
     page = fetch(url, allow_private=allow_private, check_robots=check_robots, timeout=timeout)
     return extract(page.body, page.final_url, content_type=page.content_type,
-                   extractor=extractor, limits=limits, **options)  # fmt: skip
+                   extractor=extractor, limits=limits, layout=None, **options)  # fmt: skip
 
 
 def fetch_feed(

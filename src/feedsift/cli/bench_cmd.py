@@ -73,7 +73,16 @@ site and pooled its post detection (posts against non-post pages), title, date, 
 and tag accuracy, body F1 on the posts in and not in the feed, and its fit CPU time.
 The methods: the feed template, the page level, "chosen" (per site and field, the one of
 those two the feed's own items confirm) and trafilatura; chosen is also set against the
-best single method on each measure, pooled and per site."""
+best single method on each measure, pooled and per site.
+
+With --render, extracts every post of every blog of SITES_DIR (default:
+{DEFAULT_SITES_DIR}) twice with the same model: with the layout estimated from the markup
+and with the layout a headless Chromium draws, the page served at its own URL with the
+blog's saved assets/ (its stylesheets; CDN files are blocked). Reports per site and pooled
+body F1 and lenient title accuracy in both modes, the share of blocks the browser hides or
+puts outside the main column, ms a page (median and p90, warm) and the browser's peak
+memory (PSS and anonymous RSS), and pages that fell back to the estimate; writes JSON and
+Markdown (default: {RESULTS_DIR}/render-<time>.*). Needs playwright and Chromium."""
 
 EXAMPLES = """\
 examples:
@@ -85,7 +94,8 @@ examples:
   feedsift bench --listings path/to/sites --json listings.json
   feedsift bench --pipeline -j 2                   crawl throughput on loopback
   feedsift bench --stream --json stream.json       URL Tree, DiffPost, hybrid as streams
-  feedsift bench --templates --json templates.json feed-learned templates on the blogs"""
+  feedsift bench --templates --json templates.json feed-learned templates on the blogs
+  feedsift bench --render --limit 20               static against rendered layout"""
 
 
 def _names(value: str) -> tuple[str, ...]:
@@ -175,6 +185,14 @@ def _add_output_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SITES_DIR",
         help="fit the site-level methods on each blog's feed (default: ../shared/sites/ssg) "
         "and score post detection, metadata and body F1 on all its pages",
+    )
+    add(
+        "--render",
+        nargs="?",
+        const=str(DEFAULT_SITES_DIR),
+        metavar="SITES_DIR",
+        help="extract each blog's posts with the static and the rendered layout, the blog's "
+        f"own CSS served (default: {DEFAULT_SITES_DIR}); scores, ms a page, browser memory",
     )
     add("--plots", type=Path, metavar="DIR", help="with --stream: where to write the PNGs")
     add("--quiet", action="store_true", help="no progress bar and no notes on stderr")
@@ -306,6 +324,10 @@ def run(args: argparse.Namespace) -> int:
         from feedsift.cli.templates_bench import run_templates
 
         return run_templates(args)
+    if args.render is not None:
+        from feedsift.cli.render_bench import run_render
+
+        return run_render(args)
     if args.pipeline is not None:
         return _run_pipeline(args)
     if args.listings is not None:

@@ -9,6 +9,7 @@ by a learned ranker among every title-like string of the page, the title block i
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
@@ -129,6 +130,15 @@ class LearnedPageExtractor:
     def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
         """Load a bundle written by ``feedsift train``."""
         return cls(load_bundle(path))
+
+    def with_layout(self, layout: LayoutProvider | None) -> LearnedPageExtractor:
+        """This extractor reading layout from ``layout`` (``None``: the static estimate),
+        sharing its models and caches: a shallow copy, cheap enough for every call."""
+        if layout is self.layout:
+            return self
+        twin = copy.copy(self)
+        twin.layout = layout
+        return twin
 
     def decide(self, page: ParsedPage) -> BlockDecision:
         """Run the learned block-level stages on a parsed page."""

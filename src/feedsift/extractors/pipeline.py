@@ -22,6 +22,9 @@ from feedsift.text.tokens import normalize_space
 
 __all__ = ["PageAnalysis", "analyse_page", "title_references"]
 
+#: The layout used when none is given (stateless, so one instance serves every page).
+_STATIC = StaticLayout()
+
 #: The declared title fields. Only ``<head>`` is searched: the parser moves ``<meta>`` and
 #: ``<title>`` there, and searching the whole document costs ten times more.
 _TITLE_FIELDS = etree.XPath(
@@ -57,7 +60,7 @@ def analyse_page(
     """Compute everything the page-level models read (``roles`` and ``token_classes``:
     caches of class-name roles and of word classes)."""
     view = page.view
-    found = (layout or StaticLayout()).layout(view)
+    found = (layout or _STATIC).layout(view, page)
     signals = page_signals(view, found, roles, token_classes)
     table = subtree_table(view, signals)
     titles = title_candidates(view, signals, title_references(page), page.url)

@@ -17,12 +17,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from lxml import etree
 
 from feedsift.parsing.blocks import BlockView, TextBlock
+
+if TYPE_CHECKING:
+    from feedsift.parsing.page import ParsedPage
 
 __all__ = [
     "TAG_FONT_SIZE",
@@ -106,9 +109,14 @@ class Layout:
 
 
 class LayoutProvider(Protocol):
-    """Anything that gives the layout of every text block of a page."""
+    """Anything that gives the layout of every text block of a page.
 
-    def layout(self, view: BlockView) -> Layout: ...
+    ``page`` is the parsed page ``view`` belongs to, when the caller has it (the
+    extraction pipeline always passes it): a provider that renders needs its source text
+    and URL; one that reads the view alone (:class:`StaticLayout`) ignores it.
+    """
+
+    def layout(self, view: BlockView, page: ParsedPage | None = None) -> Layout: ...
 
 
 def _style_font_size(style: str | None, inherited: float) -> float | None:
@@ -137,7 +145,8 @@ def _style_width(style: str | None) -> float | None:
 class StaticLayout:
     """Layout estimated from markup alone (no rendering)."""
 
-    def layout(self, view: BlockView) -> Layout:
+    def layout(self, view: BlockView, page: ParsedPage | None = None) -> Layout:
+        """The estimate for ``view`` (``page`` is not needed: the view's tree says all)."""
         blocks = view.blocks
         styles = np.array(self._subtree_styles(view), dtype=np.float64).reshape(-1, 3)
         owner = np.fromiter(map(_SUBTREE, blocks), dtype=np.intp, count=len(blocks))

@@ -115,18 +115,20 @@ def decide(
 
 
 def browser_url(url: str) -> str:
-    """The URL as the browser will request it: an IDNA host and a percent-encoded path and
-    query (a page at ``/2019/09/05/搭建/`` is requested as ``/2019/09/05/%E6%90%AD...``)."""
+    """The URL as the browser will request it: a lower-case scheme and IDNA host, a path of
+    at least ``/`` and a percent-encoded path and query (a page at ``/2019/09/05/搭建/`` is
+    requested as ``/2019/09/05/%E6%90%AD...``, one at ``https://Alignof.github.io/blog/`` as
+    ``https://alignof.github.io/blog/``)."""
     parts = urlsplit(url)
-    netloc = parts.netloc
+    netloc = parts.netloc.lower() if parts.netloc.isascii() else parts.netloc
     if not netloc.isascii():
         try:
             host = (parts.hostname or "").encode("idna").decode("ascii")
         except UnicodeError:
             host = quote(parts.hostname or "", safe="")
         netloc = host + (f":{parts.port}" if parts.port else "")
-    path, query = quote(parts.path, safe=URL_SAFE), quote(parts.query, safe=URL_SAFE)
-    return urlunsplit((parts.scheme, netloc, path, query, parts.fragment))
+    path, query = quote(parts.path or "/", safe=URL_SAFE), quote(parts.query, safe=URL_SAFE)
+    return urlunsplit((parts.scheme.lower(), netloc, path, query, parts.fragment))
 
 
 def _same_document(url: str, document_url: str) -> bool:

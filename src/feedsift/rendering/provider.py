@@ -56,7 +56,9 @@ class RenderedLayout:
         html = marked_source(view, self.source) if self.source else marked_tree(view)
         return measure_page(self.renderer, view, html, self.url, self.resources)
 
-    def layout(self, view: BlockView) -> Layout:
+    def layout(self, view: BlockView, page: ParsedPage | None = None) -> Layout:
+        """The rendered layout of ``view`` (``page`` is ignored: this provider was made for
+        one page; :class:`~feedsift.rendering.browser_layout.BrowserLayout` serves many)."""
         return layout_of(self.measure(view), self.renderer.options.viewport)
 
 
