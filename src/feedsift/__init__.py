@@ -42,6 +42,7 @@ from feedsift.errors import (
     InputError,
     ModelError,
     NotFittedError,
+    RenderError,
     RobotsDisallowedError,
     SparkJobError,
     StorageError,
@@ -52,6 +53,7 @@ from feedsift.extractors.explain import explain_page
 from feedsift.extractors.model import ModelBundle, load_bundle
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.blocks import BlockView, Subtree, TextBlock, text_blocks
+from feedsift.parsing.layout import Layout, LayoutProvider, StaticLayout
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import (
     Article,
@@ -65,6 +67,7 @@ from feedsift.records import (
     SourceKind,
     Teaser,
 )
+from feedsift.rendering import BrowserLayout, DirectoryResources, Renderer, RenderOptions
 from feedsift.sitelevel import (
     DiffPost,
     FieldChoice,
@@ -81,12 +84,14 @@ __all__ = [
     "Article",
     "BlockView",
     "BodyPart",
+    "BrowserLayout",
     "Comment",
     "ConfigError",
     "CrawlOptions",
     "Crawler",
     "DatasetError",
     "DiffPost",
+    "DirectoryResources",
     "ExtractOptions",
     "FeedEntry",
     "FeedError",
@@ -105,6 +110,8 @@ __all__ = [
     "HttpStatusError",
     "HybridExtractor",
     "InputError",
+    "Layout",
+    "LayoutProvider",
     "LearnedPageExtractor",
     "ModelBundle",
     "ModelError",
@@ -115,12 +122,16 @@ __all__ = [
     "ParsedPage",
     "PostJudge",
     "Provenance",
+    "RenderError",
+    "RenderOptions",
+    "Renderer",
     "RobotsDisallowedError",
     "SearchHit",
     "SessionSettings",
     "SiteLearner",
     "SourceKind",
     "SparkJobError",
+    "StaticLayout",
     "StorageError",
     "Store",
     "Subtree",
