@@ -136,3 +136,30 @@ def test_the_publication_day_is_the_publishers_when_the_page_writes_its_zone() -
     found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
     assert found.published is not None and found.published.date() == JULY_15
     assert found.published.utcoffset() is not None and found.published.utcoffset().days == -1
+
+
+def test_a_date_line_is_read_past_boxes_of_other_posts_around_the_post() -> None:
+    recent = "".join(
+        f'<li><a href="/p{n}">Post {n}</a> <time datetime="2019-03-0{n}">March {n}, 2019</time>'
+        "</li>" for n in range(1, 4)
+    )  # fmt: skip
+    html = _oslo(
+        f'<div class="sidebar"><h3>Recent posts</h3><ul>{recent}</ul></div>'
+        f"<article><h1>My trip to Oslo</h1><p>15 July 2021</p><p>{_PROSE}</p>"
+        '<div class="post-navigation"><a href="/prev">Bergen <time datetime="2019-03-03">'
+        "3 March 2019</time></a></div></article>"
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+def test_no_date_line_comes_from_a_sidebar_that_lists_posts() -> None:
+    recent = "".join(
+        f'<li><a href="/p{n}">Post {n}</a> <span>{n} March 2019</span></li>' for n in range(1, 4)
+    )
+    html = _oslo(
+        f"<article><h1>My trip to Oslo</h1><p>{_PROSE}</p></article>"
+        f'<div id="sidebar"><h3>Recent posts</h3><ul>{recent}</ul></div>'
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published is None

@@ -21,6 +21,7 @@ from feedsift.extractors.cleanup import BYLINE_START
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
 from feedsift.metadata.dates import ISO_DATE_START, parse_datetime
+from feedsift.metadata.dom import OtherPosts
 from feedsift.metadata.textdates import find_text_date
 from feedsift.parsing.blocks import BlockView, TextBlock
 
@@ -41,7 +42,8 @@ BODY_TAIL = 3
 MAX_WORDS = 20
 _META = 1 << Role.META
 #: Dates inside these are another post's (a related-post card) or a reader's (a comment),
-#: unless the element holds the post itself (a theme's ``related-content`` wrapper).
+#: unless the element holds the post itself (a theme's ``related-content`` wrapper); boxes
+#: of other posts the roles do not name are found by :class:`~feedsift.metadata.dom.OtherPosts`.
 _ELSEWHERE = (1 << Role.RELATED) | (1 << Role.COMMENT)
 #: Tags whose text is a date line by markup (``<time>`` without ``datetime``).
 DATE_TAGS = frozenset({"time"})
@@ -99,12 +101,24 @@ def _date_line(block: TextBlock, roles: int) -> bool:
     return bool(BYLINE_START.match(block.text)) or block.n_words <= 6
 
 
-def _elsewhere(view: BlockView, signals: PageSignals, block: TextBlock, at: int) -> bool:
+def _elsewhere(
+    view: BlockView, signals: PageSignals, others: OtherPosts, block: TextBlock, at: int
+) -> bool:
     """Whether ``block`` sits in a related-posts box or a comment that does not also hold
-    the post's block ``at``."""
+    the post's block ``at``, or in another box of other posts (``others``)."""
     inherited = signals.roles.inherited
     shared = int(inherited[view.blocks[at].subtree]) if at >= 0 else 0
-    return bool(int(inherited[block.subtree]) & _ELSEWHERE & ~shared)
+    return bool(int(inherited[block.subtree]) & _ELSEWHERE & ~shared) or others.hold(
+        block.element
+    )
+
+
+def _other_posts(view: BlockView, anchors: DateAnchors) -> OtherPosts:
+    """The boxes of other posts, short of those holding the title or the body."""
+    held = (anchors.title, anchors.first, anchors.last)
+    posts = [view.blocks[i].element for i in held if i >= 0]
+    root = view.blocks[0].element.getroottree().getroot() if view.blocks else None
+    return OtherPosts.around(root, posts)
 
 
 def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> datetime | None:
@@ -112,9 +126,10 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
     the body's start), else of a "Posted on ..." line just under the body; never one inside
     a related-posts box or a comment."""
     near = signals.roles.near
+    others = _other_posts(view, anchors)
     for i in _windows(signals, anchors):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.start):
+        if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.start):
             continue
         found = None
         if _date_line(block, int(near[block.subtree])):
@@ -122,7 +137,7 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
         found = found or _attribute_date(block)
         if found is not None:
             return found
-    return _date_under_body(view, signals, anchors)
+    return _date_under_body(view, signals, anchors, others)
 
 
 def _attribute_date(block: TextBlock) -> datetime | None:
@@ -139,14 +154,14 @@ def _attribute_date(block: TextBlock) -> datetime | None:
 
 
 def _date_under_body(
-    view: BlockView, signals: PageSignals, anchors: DateAnchors
+    view: BlockView, signals: PageSignals, anchors: DateAnchors, others: OtherPosts
 ) -> datetime | None:
     if anchors.last < 0:
         return None
     start = max(anchors.start + 1, anchors.last - BODY_TAIL + 1)
     for i in range(start, min(signals.n, anchors.last + AFTER_BODY + 1)):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.last):
+        if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.last):
             continue
         if POSTED_LINE.match(block.text):
             found = find_text_date(block.text)
