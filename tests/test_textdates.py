@@ -21,6 +21,10 @@ JULY_15 = date(2021, 7, 15)
         "15 luglio 2021", "15 de julho de 2021", "15 juli 2021", "July 15th, 2021",
         "Jul 15 2021", "2021年7月15日", "2021년 7월 15일", "15.07.2021", "2021/07/15",
         "07/15/2021", "15-07-2021", "07-15-2021, 09:03 AM", "Posted on 15 July, 2021 by Ann",
+        "15th of July, 2021", "15-Jul-2021", "15/Jul/2021", "15 de juliol de 2021",
+        "15 iulie 2021", "15 Juli 2021", "15 Julai 2021", "15 Temmuz 2021",
+        "15. heinäkuuta 2021", "2021. július 15.", "15 lipca 2021 r.", "15. července 2021",
+        "15 июля 2021 г.", "15 липня 2021", "15 tháng 7, 2021", "ngày 15 tháng 7 năm 2021",
     ],
 )  # fmt: skip
 def test_written_dates_in_many_languages(text: str) -> None:
@@ -28,8 +32,11 @@ def test_written_dates_in_many_languages(text: str) -> None:
     assert found is not None and found.date() == JULY_15 and found.tzinfo is UTC
 
 
-@pytest.mark.parametrize("text", ["", "Chapter 15 of 2021", "31 February 2021", "3 March 1850",
-                                  "version 2.4.1", "15 July 2999"])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    ["", "Chapter 15 of 2021", "31 February 2021", "3 March 1850", "version 2.4.1",
+     "15 July 2999", "macOS 12 2021", "la liste des 12 2021", "in 2021 we had 12 July events"],
+)  # fmt: skip
 def test_no_date_where_none_is_written(text: str) -> None:
     assert find_text_date(text) is None
 

@@ -1,7 +1,8 @@
 """Dates as people write them in bylines and meta lines, in the main languages of the web.
 
 Structured metadata writes ISO 8601; a page's visible text writes "15 July, 2021",
-"15. Juli 2021", "15 juillet 2021", "15 de julio de 2021", "July 15th, 2021",
+"15th of July 2021", "15-Jul-2021", "15. Juli 2021", "15 juillet 2021", "15 de julio de 2021",
+"15 июля 2021 г.", "15 Temmuz 2021", "2021. július 15.", "15 tháng 7, 2021", "July 15th, 2021",
 "2021年7月15日", "2021년 7월 15일", "15.07.2021" or "2021/07/15". :func:`find_text_date`
 finds the first such date in a short text. Numeric dates with the day and month both at
 most 12 are read day first (most of the world; a US page usually also declares its date
@@ -18,34 +19,64 @@ from feedsift.metadata.dates import MAX_FUTURE, MIN_YEAR
 __all__ = ["MONTH_NAMES", "find_text_date"]
 
 #: Month names and their usual abbreviations, by month: English, German, French, Spanish,
-#: Italian, Portuguese, Dutch and the Scandinavian languages (lower case, accents kept).
+#: Catalan, Italian, Portuguese, Dutch, the Scandinavian languages, Romanian, Indonesian and
+#: Malay, Turkish, Finnish, Hungarian, Polish, Czech, Russian and Ukrainian (lower case,
+#: accents kept; the Slavic and Finnish ones as a date writes them, "15 июля", "15. heinäkuuta").
 MONTH_NAMES: dict[int, tuple[str, ...]] = {
     1: ("january", "jan", "januar", "janvier", "janv", "enero", "ene", "gennaio", "gen",
-        "janeiro", "januari", "jänner", "jän"),
+        "janeiro", "januari", "jänner", "jän", "gener", "ianuarie", "ocak", "tammikuuta",
+        "január", "stycznia", "ledna", "января", "янв", "січня"),
     2: ("february", "feb", "februar", "février", "fevrier", "févr", "fevr", "febrero",
-        "febbraio", "fevereiro", "fev", "februari"),
-    3: ("march", "mar", "märz", "maerz", "mars", "marzo", "março", "marco", "maart", "mrt"),
-    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile"),
-    5: ("may", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj"),
-    6: ("june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho"),
-    7: ("july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho"),
-    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus"),
-    9: ("september", "sep", "sept", "septembre", "septiembre", "settembre", "set", "setembro"),
+        "febbraio", "fevereiro", "fev", "februari", "febrer", "februarie", "şubat", "subat",
+        "helmikuuta", "február", "lutego", "února", "unora", "февраля", "фев", "лютого"),
+    3: ("march", "mar", "märz", "maerz", "mars", "marzo", "março", "marco", "maart", "mrt",
+        "març", "martie", "maret", "mac", "mart", "maaliskuuta", "március", "marca",
+        "března", "brezna", "марта", "мар", "березня"),
+    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile", "aprilie", "nisan",
+        "huhtikuuta", "április", "kwietnia", "dubna", "апреля", "апр", "квітня"),
+    5: ("may", "mai", "mayo", "maggio", "mag", "maio", "mei", "maj", "maig", "mayıs", "mayis",
+        "toukokuuta", "május", "maja", "května", "kvetna", "мая", "травня"),
+    6: ("june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho", "juny", "iunie",
+        "haziran", "kesäkuuta", "június", "czerwca", "června", "cervna", "июня", "июн",
+        "червня"),
+    7: ("july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "juliol",
+        "iulie", "julai", "temmuz", "heinäkuuta", "július", "lipca", "července", "cervence",
+        "июля", "июл", "липня"),
+    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus", "agost", "agustus",
+        "ogos", "ağustos", "agustos", "elokuuta", "augusztus", "sierpnia", "srpna", "августа",
+        "авг", "серпня"),
+    9: ("september", "sep", "sept", "septembre", "septiembre", "settembre", "set", "setembro",
+        "setembre", "septembrie", "eylül", "eylul", "syyskuuta", "szeptember", "września",
+        "wrzesnia", "září", "zari", "сентября", "сен", "вересня"),
     10: ("october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott",
-         "outubro", "out"),
-    11: ("november", "nov", "novembre", "noviembre", "novembro"),
+         "outubro", "out", "octombrie", "ekim", "lokakuuta", "október", "października",
+         "pazdziernika", "října", "rijna", "октября", "окт", "жовтня"),
+    11: ("november", "nov", "novembre", "noviembre", "novembro", "noiembrie", "kasım",
+         "kasim", "marraskuuta", "listopada", "listopadu", "ноября", "ноя", "листопада"),
     12: ("december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre",
-         "dic", "dicembre", "dezembro"),
+         "dic", "dicembre", "dezembro", "desember", "desembre", "decembrie", "disember",
+         "aralık", "aralik", "joulukuuta", "grudnia", "prosince", "декабря", "дек", "грудня"),
 }  # fmt: skip
 _BY_NAME = {name: month for month, names in MONTH_NAMES.items() for name in names}
 _MONTH = "(" + "|".join(sorted(map(re.escape, _BY_NAME), key=len, reverse=True)) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?"
 _YEAR = r"((?:19|20)\d\d)(?!\d)"
 
+#: Between a day and a month name: spaces, "de" / "of" ("15 de julio", "15th of July") or
+#: one dash or slash ("15-Jul-2021").
+_DAY_MONTH = r"(?:\s*(?:de\s+|of\s+)?|[-/])"
+#: Between a month name and a year: a comma, spaces, "de", or one dash or slash.
+_MONTH_YEAR = r"(?:,?\s*(?:de\s+)?|[-/])"
+
 #: Each pattern with the order of its (day, month, year) groups.
 _PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int, int]], ...] = (
-    (re.compile(rf"(?<!\d){_DAY}\s*(?:de\s+)?{_MONTH},?\s*(?:de\s+)?{_YEAR}", re.I), (1, 2, 3)),
+    (re.compile(rf"(?<!\d){_DAY}{_DAY_MONTH}{_MONTH}{_MONTH_YEAR}{_YEAR}", re.I), (1, 2, 3)),
     (re.compile(rf"(?<![\w]){_MONTH}\s+{_DAY},?\s+{_YEAR}", re.I), (2, 1, 3)),
+    # Hungarian and Lithuanian write the year first: "2021. július 15.".
+    (re.compile(rf"(?<!\d){_YEAR}[.,]\s*{_MONTH}\s+(\d{{1,2}})(?!\d)", re.I), (3, 2, 1)),
+    # Vietnamese: "15 tháng 7, 2021", "ngày 15 tháng 7 năm 2021".
+    (re.compile(r"(?<!\d)(\d{1,2})\s+tháng\s+(\d{1,2}),?\s+(?:năm\s+)?((?:19|20)\d\d)(?!\d)",
+                re.I), (1, 2, 3)),
     (re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})"), (3, 2, 1)),
     (re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), (3, 2, 1)),
     (re.compile(r"(?<!\d)(\d{1,2})([./-])(\d{1,2})\2((?:19|20)\d\d)(?!\d)"), (1, 3, 4)),
