@@ -117,6 +117,18 @@ def test_a_related_named_box_that_holds_the_title_is_the_post() -> None:
     assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
 
 
+def test_a_time_the_page_calls_an_update_is_not_the_publication() -> None:
+    html = """<html><head></head><body><article><h1>A walk</h1><p><span>Last updated
+    <time datetime="2021-08-20">Aug 20</time></span> · <span>Posted <time
+    datetime="2021-07-15">Jul 15</time></span></p><p>Story.</p></article></body></html>"""
+    meta = read_metadata(parse_page(html), date_search=False)
+    assert meta.published == datetime(2021, 7, 15, tzinfo=UTC)
+    assert meta.updated == datetime(2021, 8, 20, tzinfo=UTC)
+    alone = html.replace('datetime="2021-07-15"', "")
+    meta = read_metadata(parse_page(alone), date_search=False)
+    assert meta.published == datetime(2021, 8, 20, tzinfo=UTC)
+
+
 class _CountingFindDate:
     """Wraps htmldate's real ``find_date`` and counts the calls."""
 

@@ -9,7 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import feedsift
-from feedsift.metadata.textdates import MONTH_NAMES, find_text_date
+from feedsift.metadata.textdates import (
+    MONTH_NAMES,
+    dated,
+    find_text_date,
+    opens_with_date_word,
+)
 
 JULY_15 = date(2021, 7, 15)
 
@@ -170,3 +175,52 @@ def test_no_date_line_comes_from_a_sidebar_that_lists_posts() -> None:
     )
     found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
     assert found.published is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Last updated on Aug 20, 2021 · Published Jul 15, 2021",
+        "Posted on 15 July 2021, last updated 20 Aug 2021",
+        "Updated 2021-08-20 (first published 2021-07-15)",
+        "更新日：2021/08/20 投稿日：2021/07/15",
+        "Mis à jour le 20 août 2021, publié le 15 juillet 2021",
+    ],
+)
+def test_a_publication_date_beats_an_update_written_before_it(text: str) -> None:
+    assert dated(text) == (datetime(2021, 7, 15, tzinfo=UTC), False)
+
+
+def test_an_update_alone_is_still_a_date_and_says_so() -> None:
+    assert dated("Last modified: 20 August 2021") == (datetime(2021, 8, 20, tzinfo=UTC), True)
+    assert find_text_date("Aktualisiert am 20. August 2021") == datetime(2021, 8, 20, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [("发表于 2021-07-15 | 分类于 旅行", True), ("Last updated 20 Aug 2021", True),
+     ("Posted in Travel on 15 July 2021", True), ("We went on 15 July 2021", False)],
+)  # fmt: skip
+def test_lines_that_open_with_a_date_word(text: str, opens: bool) -> None:
+    assert opens_with_date_word(text) is opens
+
+
+def test_an_update_line_near_the_title_yields_to_the_publication_line() -> None:
+    html = _oslo(
+        "<article><h1>My trip to Oslo</h1><p>Updated: 20 August 2021</p>"
+        f"<p>Published: 15 July 2021</p><p>{_PROSE}</p></article>"
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+    alone = html.replace("<p>Published: 15 July 2021</p>", "")
+    found = feedsift.extract(alone, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 8, 20, tzinfo=UTC)
+
+
+def test_a_long_line_that_opens_with_a_date_word_is_a_date_line() -> None:
+    html = _oslo(
+        "<article><h1>My trip to Oslo</h1><p>发表于 2021-07-15 | 分类于 旅行 | 阅读次数 1024</p>"
+        f"<p>{_PROSE}</p></article>"
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)

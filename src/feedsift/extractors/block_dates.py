@@ -22,7 +22,12 @@ from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
 from feedsift.metadata.dates import ISO_DATE_START, parse_datetime
 from feedsift.metadata.dom import OtherPosts
-from feedsift.metadata.textdates import find_text_date
+from feedsift.metadata.textdates import (
+    dated,
+    find_text_date,
+    introduces_update,
+    opens_with_date_word,
+)
 from feedsift.parsing.blocks import BlockView, TextBlock
 
 __all__ = ["DateAnchors", "date_near_title"]
@@ -98,7 +103,8 @@ def _date_line(block: TextBlock, roles: int) -> bool:
     like a byline, or a few words only."""
     if roles & _META or block.tag in DATE_TAGS or block.element.tag in DATE_TAGS:
         return True
-    return bool(BYLINE_START.match(block.text)) or block.n_words <= 6
+    text = block.text
+    return bool(BYLINE_START.match(text)) or opens_with_date_word(text) or block.n_words <= 6
 
 
 def _elsewhere(
@@ -123,21 +129,31 @@ def _other_posts(view: BlockView, anchors: DateAnchors) -> OtherPosts:
 
 def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> datetime | None:
     """The first plausible date of a short date or byline line around the title block (or
-    the body's start), else of a "Posted on ..." line just under the body; never one inside
-    a related-posts box or a comment."""
+    the body's start), else of a "Posted on ..." line just under the body, else an update
+    date near the title ("Last updated on ..." yields to a publication date); never one
+    inside a related-posts box, a comment or another box of other posts."""
     near = signals.roles.near
     others = _other_posts(view, anchors)
+    update = None
     for i in _windows(signals, anchors):
         block = view.blocks[i]
         if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.start):
             continue
-        found = None
-        if _date_line(block, int(near[block.subtree])):
-            found = find_text_date(block.text)
-        found = found or _attribute_date(block)
-        if found is not None:
-            return found
-    return _date_under_body(view, signals, anchors, others)
+        found = _line_date(block, int(near[block.subtree]))
+        if found is not None and not found[1]:
+            return found[0]
+        update = update or (found[0] if found else None)
+    return _date_under_body(view, signals, anchors, others) or update
+
+
+def _line_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
+    """A date line's date (written, else kept in an attribute), with whether the line says
+    it is an update."""
+    found = dated(block.text) if _date_line(block, roles) else None
+    if found is None:
+        kept = _attribute_date(block)
+        found = (kept, introduces_update(block.text)) if kept is not None else None
+    return found
 
 
 def _attribute_date(block: TextBlock) -> datetime | None:

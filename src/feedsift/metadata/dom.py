@@ -18,7 +18,7 @@ from lxml import etree
 from feedsift.extractors.vocabulary import CLASS_VOCABULARY, Role
 from feedsift.metadata.record import Clue
 from feedsift.metadata.scan import MarkupIndex, elements, spaced_text_of, text_of
-from feedsift.metadata.textdates import find_text_date
+from feedsift.metadata.textdates import INTRO_CHARS, find_text_date, introduces_update
 from feedsift.metadata.titles import TITLE_SEPARATORS
 from feedsift.metadata.values import site_host
 
@@ -213,9 +213,12 @@ def _anchor_clues(index: MarkupIndex) -> Iterator[Clue]:
 
 def time_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
     """``<time datetime>`` values (and ``<abbr title>`` dates): marked publication times
-    first, then the first time; never a comment's or one in a box of other posts."""
+    first, then the first time; never a comment's or one in a box of other posts. A time
+    whose words say it is an update ("Updated <time>") is an update, and the publication
+    time only when the page has no other."""
     marked: list[Clue] = []
     plain: list[Clue] = []
+    said_updated: list[Clue] = []
     others = OtherPosts.around(root, index.h1s[:1])
     for time in index.times:
         value = (time.get("datetime") or time.get("pubdate") or "").strip()
@@ -223,16 +226,45 @@ def time_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
             value = (time.get("title") or "").strip()
         if not value or _in_comment(time) or others.hold(time):
             continue
-        parent = time.getparent()
-        parent_class = parent.get("class", "") if parent is not None else ""
-        words = f"{time.get('class', '')} {time.get('id', '')} {parent_class}".lower()
-        if time.get("pubdate") is not None or any(w in words for w in PUBLISHED_TIME_WORDS):
-            marked.append(Clue("published", value, "dom", "time[pubdate]"))
-        elif any(w in words for w in UPDATED_TIME_WORDS):
-            marked.append(Clue("updated", value, "dom", "time[updated]"))
-        else:
+        kind = _time_kind(time)
+        if kind == "plain":
             plain.append(Clue("published", value, "dom", "time"))
-    return marked + plain[:1]
+            continue
+        if kind == "pubdate":
+            marked.append(Clue("published", value, "dom", "time[pubdate]"))
+            continue
+        marked.append(Clue("updated", value, "dom", "time[updated]"))
+        if kind == "said":
+            said_updated.append(Clue("published", value, "dom", "time"))
+    return marked + (plain + said_updated)[:1]
+
+
+def _time_kind(time: etree._Element) -> str:
+    """``pubdate`` (marked as the publication), ``updated`` (marked as an update), ``said``
+    (the words before it say it is an update) or ``plain``."""
+    parent = time.getparent()
+    parent_class = parent.get("class", "") if parent is not None else ""
+    words = f"{time.get('class', '')} {time.get('id', '')} {parent_class}".lower()
+    if time.get("pubdate") is not None or any(w in words for w in PUBLISHED_TIME_WORDS):
+        return "pubdate"
+    if any(w in words for w in UPDATED_TIME_WORDS):
+        return "updated"
+    return "said" if _said_updated(time) else "plain"
+
+
+def _said_updated(time: etree._Element) -> bool:
+    """Whether the words just before a time, or its own text, say it is an update
+    ("Updated <time>", ``<span>Last modified:</span> <time>``)."""
+    parent = time.getparent()
+    if parent is None:
+        return introduces_update(time.text or "")
+    before = [parent.text or ""]
+    for sibling in parent:
+        if sibling is time:
+            break
+        before.extend((*map(str, sibling.itertext()), sibling.tail or ""))
+    before.append(time.text or "")
+    return introduces_update("".join(before)[-INTRO_CHARS:])
 
 
 def _in_comment(element: etree._Element) -> bool:

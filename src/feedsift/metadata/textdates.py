@@ -16,7 +16,9 @@ from datetime import UTC, datetime
 
 from feedsift.metadata.dates import MAX_FUTURE, MIN_YEAR
 
-__all__ = ["MONTH_NAMES", "find_text_date"]
+__all__ = [
+    "MONTH_NAMES", "dated", "find_text_date", "introduces_update", "opens_with_date_word",
+]  # fmt: skip
 
 #: Month names and their usual abbreviations, by month: English, German, French, Spanish,
 #: Catalan, Italian, Portuguese, Dutch, the Scandinavian languages, Romanian, Indonesian and
@@ -102,11 +104,54 @@ def _date(day: str, month: str, year: str) -> datetime | None:
     return value
 
 
-def find_text_date(text: str) -> datetime | None:
-    """The first plausible date written in ``text`` (midnight UTC), or ``None``."""
+#: Words that say the date after them is an update, not the publication ("Last updated on"),
+#: and words that say it is the publication; the last of them before a date decides.
+_UPDATED_WORDS = (
+    r"updated|modified|edited|revised|mis à jour|modifié|aktualisiert|geändert|actualizado|"
+    r"modificado|aggiornato|atualizado|bijgewerkt|gewijzigd|uppdaterad|oppdatert|opdateret|"
+    r"zaktualizowano|обновлено|изменено|更新|修改|수정"
+)
+_POSTED_WORDS = (
+    r"posted|published|written|created|publié|veröffentlicht|erstellt|publicado|pubblicato|"
+    r"gepubliceerd|publicerad|publisert|opublikowano|опубликовано|发表|發表|发布|發佈|投稿|公開|"
+    r"작성|게시"
+)
+_INTRO = re.compile(rf"(?P<updated>{_UPDATED_WORDS})|{_POSTED_WORDS}", re.IGNORECASE)
+_OPENING = re.compile(rf"\s*(?:last\s+)?(?:{_UPDATED_WORDS}|{_POSTED_WORDS})", re.IGNORECASE)
+#: How far before a date the word that introduces it is looked for (characters).
+INTRO_CHARS = 40
+
+
+def opens_with_date_word(text: str) -> bool:
+    """Whether ``text`` opens with a word that introduces a date ("Posted", "发表于",
+    "Last updated"): a date line, however long its other words."""
+    return _OPENING.match(text) is not None
+
+
+def introduces_update(text: str) -> bool:
+    """Whether the last date-introducing word of ``text`` says "updated" (in any of the
+    languages above): the date that follows is not the publication's."""
+    words = list(_INTRO.finditer(text))
+    return bool(words) and words[-1].group("updated") is not None
+
+
+def dated(text: str) -> tuple[datetime, bool] | None:
+    """The first plausible date written in ``text`` that is not introduced as an update,
+    else the first one; with whether it is an update."""
+    update = None
     for pattern, (d, m, y) in _PATTERNS:
         for match in pattern.finditer(text):
             found = _date(match.group(d), match.group(m), match.group(y))
-            if found is not None:
-                return found
-    return None
+            if found is None:
+                continue
+            if not introduces_update(text[max(0, match.start() - INTRO_CHARS) : match.start()]):
+                return found, False
+            update = update or found
+    return (update, True) if update is not None else None
+
+
+def find_text_date(text: str) -> datetime | None:
+    """The first plausible date written in ``text`` (midnight UTC) that is not introduced as
+    an update ("Updated 20 Aug 2021 · Published 15 Jul 2021"), else the first one, or ``None``."""
+    found = dated(text)
+    return found[0] if found is not None else None
