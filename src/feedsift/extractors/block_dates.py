@@ -88,13 +88,17 @@ def _window(signals: PageSignals, start: int) -> range:
     return range(max(0, start - BEFORE_TITLE), min(signals.n, start + AFTER_TITLE + 1))
 
 
-def _windows(signals: PageSignals, anchors: DateAnchors) -> list[int]:
-    """The blocks around the title block, then those around the body's first block not
-    seen yet (a title taken from a heading inside the body leaves the date line above it)."""
+def _windows(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> list[int]:
+    """The blocks around the title block, then those around the body's first block and
+    around the page's first ``<h1>`` not seen yet (a title taken from a heading inside the
+    body leaves the date line above it, under the page's own heading)."""
     order = list(_window(signals, anchors.start))
-    if anchors.title >= 0 and anchors.first >= 0:
-        seen = set(order)
-        order += [i for i in _window(signals, anchors.first) if i not in seen]
+    seen = set(order)
+    heading = next((i for i, block in enumerate(view.blocks) if block.tag == "h1"), -1)
+    for anchor in (anchors.first if anchors.title >= 0 else -1, heading):
+        if anchor >= 0:
+            order += [i for i in _window(signals, anchor) if i not in seen]
+            seen.update(order)
     return order
 
 
@@ -135,7 +139,7 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
     near = signals.roles.near
     others = _other_posts(view, anchors)
     update = None
-    for i in _windows(signals, anchors):
+    for i in _windows(view, signals, anchors):
         block = view.blocks[i]
         if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.start):
             continue
