@@ -224,3 +224,31 @@ def test_a_long_line_that_opens_with_a_date_word_is_a_date_line() -> None:
     )
     found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
     assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "July 15, 2021 · 12 min read · 2500 words · Jane Doe · Tags: travel, norway, summer, "
+        "fjords, food, bread, trains, boats, ferries",
+        "Thu, Jul 15 2021 10:00 AM",
+        "This post was written by Jane Doe, who lives in Bergen and likes trains, on "
+        "<time>15 July, 2021</time> and filed under Travel, Norway and Summer",
+    ],
+)
+def test_a_line_that_opens_with_a_date_or_shows_it_in_a_time_is_a_date_line(line: str) -> None:
+    html = _oslo(f"<article><h1>My trip to Oslo</h1><div>{line}</div><p>{_PROSE}</p></article>")
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+def test_a_date_further_into_a_long_line_is_not_a_date_line() -> None:
+    line = "We took the night train from Bergen on 15 July 2021 and it was lovely " * 2
+    html = _oslo(f"<article><h1>My trip to Oslo</h1><p>{line}</p><p>{_PROSE}</p></article>")
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published is None
+
+
+def test_dated_within_reads_only_a_date_the_text_opens_with() -> None:
+    assert dated("Thursday, 15 July 2021 · Jane", within=16) is not None
+    assert dated("We took the night train on 15 July 2021", within=16) is None

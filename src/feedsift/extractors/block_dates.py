@@ -17,18 +17,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
 
+from lxml import etree
+
 from feedsift.extractors.cleanup import BYLINE_START
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
 from feedsift.metadata.dates import ISO_DATE_START, parse_datetime
 from feedsift.metadata.dom import OtherPosts
+from feedsift.metadata.scan import spaced_text_of
 from feedsift.metadata.textdates import (
+    INTRO_CHARS,
     dated,
     find_text_date,
     introduces_update,
     opens_with_date_word,
 )
-from feedsift.parsing.blocks import BlockView, TextBlock
+from feedsift.parsing.blocks import INLINE_TAGS, BlockView, TextBlock
 
 __all__ = ["DateAnchors", "date_near_title"]
 
@@ -43,8 +47,13 @@ LEADING_SHARE = 0.3
 AFTER_BODY = 8
 #: ... and the body's own last blocks, for such a line the body kept.
 BODY_TAIL = 3
-#: Longest block (in words) read as a date line.
+#: Longest block (in words) read as a date line ...
 MAX_WORDS = 20
+#: ... unless it opens with a date, within this many characters (a weekday or "Posted:"
+#: before it): "July 15, 2021 · 12 min read · 2500 words · Tags: ..." at any length.
+OPENING_CHARS = 16
+#: ``<time>`` elements read in one block (a line shows one or two).
+MAX_TIMES = 3
 _META = 1 << Role.META
 #: Dates inside these are another post's (a related-post card) or a reader's (a comment),
 #: unless the element holds the post itself (a theme's ``related-content`` wrapper); boxes
@@ -141,7 +150,7 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
     update = None
     for i in _windows(view, signals, anchors):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.start):
+        if _elsewhere(view, signals, others, block, anchors.start):
             continue
         found = _line_date(block, int(near[block.subtree]))
         if found is not None and not found[1]:
@@ -151,13 +160,42 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
 
 
 def _line_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
-    """A date line's date (written, else kept in an attribute), with whether the line says
-    it is an update."""
-    found = dated(block.text) if _date_line(block, roles) else None
+    """A date line's date (written, else kept in an attribute), or the date a longer block
+    opens with or shows in a ``<time>``; with whether the line says it is an update."""
+    if block.n_words > MAX_WORDS:
+        return dated(block.text, OPENING_CHARS) or _time_text_date(block)
+    if _date_line(block, roles):
+        found = dated(block.text)
+    else:
+        found = dated(block.text, OPENING_CHARS) or _time_text_date(block)
     if found is None:
         kept = _attribute_date(block)
         found = (kept, introduces_update(block.text)) if kept is not None else None
     return found
+
+
+def _time_text_date(block: TextBlock) -> tuple[datetime, bool] | None:
+    """The date written in a ``<time>`` of the block's own line (not of a block inside it)."""
+    for time in islice(block.element.iter(*DATE_TAGS), MAX_TIMES):
+        if time is block.element or not _inline_in(time, block.element):
+            continue
+        shown = spaced_text_of(time)
+        found = dated(shown)
+        if found is not None:
+            at = max(0, block.text.find(shown))
+            before = block.text[max(0, at - INTRO_CHARS) : at]
+            return found[0], found[1] or introduces_update(before)
+    return None
+
+
+def _inline_in(element: etree._Element, block: etree._Element) -> bool:
+    """Whether only inline elements stand between ``element`` and its ``block``."""
+    for holder in element.iterancestors():
+        if holder is block:
+            return True
+        if holder.tag not in INLINE_TAGS:
+            return False
+    return False
 
 
 def _attribute_date(block: TextBlock) -> datetime | None:

@@ -135,14 +135,15 @@ def introduces_update(text: str) -> bool:
     return bool(words) and words[-1].group("updated") is not None
 
 
-def dated(text: str) -> tuple[datetime, bool] | None:
+def dated(text: str, within: int | None = None) -> tuple[datetime, bool] | None:
     """The first plausible date written in ``text`` that is not introduced as an update,
-    else the first one; with whether it is an update."""
+    else the first one; with whether it is an update. With ``within``, only a date that
+    starts in the text's first ``within`` characters counts."""
     update = None
     for pattern, (d, m, y) in _PATTERNS:
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text, 0, len(text) if within is None else within + 40):
             found = _date(match.group(d), match.group(m), match.group(y))
-            if found is None:
+            if found is None or (within is not None and match.start() > within):
                 continue
             if not introduces_update(text[max(0, match.start() - INTRO_CHARS) : match.start()]):
                 return found, False
