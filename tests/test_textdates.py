@@ -252,3 +252,29 @@ def test_a_date_further_into_a_long_line_is_not_a_date_line() -> None:
 def test_dated_within_reads_only_a_date_the_text_opens_with() -> None:
     assert dated("Thursday, 15 July 2021 · Jane", within=16) is not None
     assert dated("We took the night train on 15 July 2021", within=16) is None
+
+
+_LONG = "".join(f"<p>Part {n}. {_PROSE[:300]}</p>" for n in range(30))  # past the top's window
+
+
+@pytest.mark.parametrize(
+    "footer",
+    ['<footer class="post-footer"><time>15 July, 2021</time></footer>',
+     '<p class="post-date">15 July 2021</p>'],
+)  # fmt: skip
+def test_a_marked_date_line_in_the_posts_own_footer_is_read(footer: str) -> None:
+    html = _oslo(
+        f"<main><article><h1>My trip to Oslo</h1>{_LONG}{footer}</article>"
+        '<div class="card"><a href="/x">Older post</a> <time>3 March, 2019</time></div></main>'
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published == datetime(2021, 7, 15, tzinfo=UTC)
+
+
+def test_a_marked_date_under_the_post_but_outside_its_box_is_not_read() -> None:
+    html = _oslo(
+        f"<main><article><h1>My trip to Oslo</h1>{_LONG}</article>"
+        '<div class="card"><a href="/x">Older post</a> <time>3 March, 2019</time></div></main>'
+    )
+    found = feedsift.extract(html, url="https://blog.example.org/oslo/", htmldate=False)
+    assert found.published is None

@@ -59,6 +59,8 @@ _META = 1 << Role.META
 #: unless the element holds the post itself (a theme's ``related-content`` wrapper); boxes
 #: of other posts the roles do not name are found by :class:`~feedsift.metadata.dom.OtherPosts`.
 _ELSEWHERE = (1 << Role.RELATED) | (1 << Role.COMMENT)
+#: Containers that hold the whole page, not one post.
+PAGE_BOX_TAGS = frozenset({"html", "body", "main"})
 #: Tags whose text is a date line by markup (``<time>`` without ``datetime``).
 DATE_TAGS = frozenset({"time"})
 #: How a date line under a post begins: the next post's card prints a bare date there, so
@@ -114,7 +116,7 @@ def _windows(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> lis
 def _date_line(block: TextBlock, roles: int) -> bool:
     """Whether a short block is a date or byline line: marked meta, in ``<time>``, shaped
     like a byline, or a few words only."""
-    if roles & _META or block.tag in DATE_TAGS or block.element.tag in DATE_TAGS:
+    if _marked_date_line(block, roles):
         return True
     text = block.text
     return bool(BYLINE_START.match(text)) or opens_with_date_word(text) or block.n_words <= 6
@@ -214,15 +216,54 @@ def _attribute_date(block: TextBlock) -> datetime | None:
 def _date_under_body(
     view: BlockView, signals: PageSignals, anchors: DateAnchors, others: OtherPosts
 ) -> datetime | None:
+    """The date of a "Posted on ..." line just under the body, or of a date line marked as
+    such (a ``<time>``, a meta class) inside the post's own container."""
     if anchors.last < 0:
         return None
+    post = _post_container(view, anchors)
     start = max(anchors.start + 1, anchors.last - BODY_TAIL + 1)
     for i in range(start, min(signals.n, anchors.last + AFTER_BODY + 1)):
         block = view.blocks[i]
         if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.last):
             continue
-        if POSTED_LINE.match(block.text):
-            found = find_text_date(block.text)
-            if found is not None:
-                return found
+        found = _under_body_date(block, int(signals.roles.near[block.subtree]), post)
+        if found is not None:
+            return found
     return None
+
+
+def _under_body_date(
+    block: TextBlock, roles: int, post: etree._Element | None
+) -> datetime | None:
+    """A line under the body that says what its date is, or, inside the post's container,
+    a marked date line or a line that shows its date in a ``<time>``."""
+    if POSTED_LINE.match(block.text):
+        return find_text_date(block.text)
+    if not _inside(block.element, post):
+        return None
+    if _marked_date_line(block, roles):
+        return find_text_date(block.text)
+    shown = _time_text_date(block)
+    return shown[0] if shown is not None else None
+
+
+def _marked_date_line(block: TextBlock, roles: int) -> bool:
+    return bool(roles & _META) or block.tag in DATE_TAGS or block.element.tag in DATE_TAGS
+
+
+def _post_container(view: BlockView, anchors: DateAnchors) -> etree._Element | None:
+    """The innermost element holding both the post's title (or first) block and its last
+    block, unless that is the whole page (``<body>``, ``<main>``): the post's own box, whose
+    footer carries its date, where the next post's card does not."""
+    top = anchors.start if anchors.start >= 0 else anchors.first
+    if top < 0 or anchors.last < 0:
+        return None
+    above = set(view.blocks[top].element.iterancestors())
+    for holder in view.blocks[anchors.last].element.iterancestors():
+        if holder in above:
+            return None if holder.tag in PAGE_BOX_TAGS else holder
+    return None
+
+
+def _inside(element: etree._Element, box: etree._Element | None) -> bool:
+    return box is not None and any(holder is box for holder in element.iterancestors())
