@@ -2,12 +2,16 @@
 
 Most pages without machine-readable dates still print one in the byline or the post's
 meta line ("Posted on 18 February 2024 by ...", "Von Jonas Weber · 12. September 2023").
-Those lines are short blocks near the title, marked as meta/date/byline by their class or
-shaped like a byline; the first one that parses as a plausible date is the date. This is
-what htmldate's markup search does, read from blocks the extractor has already built.
-"Near the title" is around the title block, else around the body's first block; when
-nothing is found there, a line just under the body that says what its date is ("Posted on
-the 15/12/2025 at 19:00 by ...", "Last updated on 17 December 2025") is read.
+Those lines are short blocks near the title, marked as meta/date/byline by their class,
+shaped like a byline or opening with a date word, or longer blocks that open with a date or
+show it in a ``<time>``; the first one that parses as a plausible publication date is the
+date (an update date, "Last updated on ...", only when no other is found). This is what
+htmldate's markup search does, read from blocks the extractor has already built.
+"Near the title" is around the title block, then around the body's first block and the
+page's first ``<h1>``; when nothing is found there, a line just under the body that says
+what its date is ("Posted on the 15/12/2025 at 19:00 by ...", "Last updated on 17 December
+2025"), or a marked date line inside the post's own container, is read. Dates in related
+posts, comments, a sidebar's list of posts or the previous/next links are never read.
 """
 
 from __future__ import annotations
