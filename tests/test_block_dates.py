@@ -20,8 +20,8 @@ PAGE = f"""<html><body><main><h1>Deploying Keycloak on AWS, part one</h1>
 </main></body></html>"""
 
 
-def _blocks_and_signals() -> tuple[ParsedPage, PageSignals, list[str]]:
-    page = parse_page(PAGE.encode(), "https://blog.example.org/keycloak/")
+def _blocks_and_signals(html: str = PAGE) -> tuple[ParsedPage, PageSignals, list[str]]:
+    page = parse_page(html.encode(), "https://blog.example.org/keycloak/")
     signals = bundled_extractor().decide(page).analysis.signals
     return page, signals, [block.text for block in page.view.blocks]
 
@@ -34,7 +34,14 @@ def test_a_title_inside_the_body_still_finds_the_date_line_above_the_body() -> N
     assert found == datetime(2023, 6, 6, tzinfo=UTC)
 
 
-def test_without_a_body_the_title_window_alone_is_read() -> None:
+def test_without_a_body_the_date_line_is_read_under_the_pages_h1() -> None:
     page, signals, texts = _blocks_and_signals()
+    heading = texts.index("Deploying Keycloak on AWS, part one", 1)
+    found = date_near_title(page.view, signals, DateAnchors(title=heading))
+    assert found == datetime(2023, 6, 6, tzinfo=UTC)
+
+
+def test_without_a_body_or_an_h1_the_title_window_alone_is_read() -> None:
+    page, signals, texts = _blocks_and_signals(PAGE.replace("h1>", "h2>"))
     heading = texts.index("Deploying Keycloak on AWS, part one", 1)
     assert date_near_title(page.view, signals, DateAnchors(title=heading)) is None

@@ -82,6 +82,53 @@ def test_times_in_comments_are_no_date_of_the_post() -> None:
     assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
 
 
+_STORY = "<p>" + "A story about a walk by the river, told at some length. " * 20 + "</p>"
+_RECENT = "".join(
+    f'<li><a href="/p{n}">Post {n}</a> <time datetime="2019-03-0{n}">March {n}</time></li>'
+    for n in range(1, 4)
+)
+
+
+def test_times_in_boxes_of_other_posts_are_no_date_of_the_post() -> None:
+    html = f"""<html><head></head><body><div class="sidebar"><h3>Recent</h3><ul>{_RECENT}</ul>
+    </div><article><h1>A walk</h1>{_STORY}<div class="post-nav"><a href="/next">Next
+    <time datetime="2019-04-01">April 1</time></a></div><div class="related-posts">
+    <time datetime="2019-05-01">May 1</time></div></article>
+    <p class="meta"><time datetime="2020-02-20">Feb 20</time></p></body></html>"""
+    meta = read_metadata(parse_page(html), date_search=False)
+    assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
+
+
+def test_a_sidebar_with_one_date_or_a_layout_wrapper_holds_the_posts_own_time() -> None:
+    own_column = f"""<html><head></head><body><h1>A walk</h1><div class="single-post-sidebar">
+    <time datetime="2020-02-20">Feb 20</time></div><article>{_STORY}</article></body></html>"""
+    meta = read_metadata(parse_page(own_column), date_search=False)
+    assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
+    wrapper = f"""<html><head></head><body><h1>A walk</h1><div class="has-sidebar next-gen">
+    <time datetime="2020-02-20">Feb 20</time><article>{_STORY}</article></div></body></html>"""
+    meta = read_metadata(parse_page(wrapper), date_search=False)
+    assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
+
+
+def test_a_related_named_box_that_holds_the_title_is_the_post() -> None:
+    html = f"""<html><head></head><body><div class="related-content"><h1>A walk</h1>
+    <time datetime="2020-02-20">Feb 20</time>{_STORY}</div></body></html>"""
+    meta = read_metadata(parse_page(html), date_search=False)
+    assert meta.published == datetime(2020, 2, 20, tzinfo=UTC)
+
+
+def test_a_time_the_page_calls_an_update_is_not_the_publication() -> None:
+    html = """<html><head></head><body><article><h1>A walk</h1><p><span>Last updated
+    <time datetime="2021-08-20">Aug 20</time></span> · <span>Posted <time
+    datetime="2021-07-15">Jul 15</time></span></p><p>Story.</p></article></body></html>"""
+    meta = read_metadata(parse_page(html), date_search=False)
+    assert meta.published == datetime(2021, 7, 15, tzinfo=UTC)
+    assert meta.updated == datetime(2021, 8, 20, tzinfo=UTC)
+    alone = html.replace('datetime="2021-07-15"', "")
+    meta = read_metadata(parse_page(alone), date_search=False)
+    assert meta.published == datetime(2021, 8, 20, tzinfo=UTC)
+
+
 class _CountingFindDate:
     """Wraps htmldate's real ``find_date`` and counts the calls."""
 

@@ -2,12 +2,16 @@
 
 Most pages without machine-readable dates still print one in the byline or the post's
 meta line ("Posted on 18 February 2024 by ...", "Von Jonas Weber · 12. September 2023").
-Those lines are short blocks near the title, marked as meta/date/byline by their class or
-shaped like a byline; the first one that parses as a plausible date is the date. This is
-what htmldate's markup search does, read from blocks the extractor has already built.
-"Near the title" is around the title block, else around the body's first block; when
-nothing is found there, a line just under the body that says what its date is ("Posted on
-the 15/12/2025 at 19:00 by ...", "Last updated on 17 December 2025") is read.
+Those lines are short blocks near the title, marked as meta/date/byline by their class,
+shaped like a byline or opening with a date word, or longer blocks that open with a date or
+show it in a ``<time>``; the first one that parses as a plausible publication date is the
+date (an update date, "Last updated on ...", only when no other is found). This is what
+htmldate's markup search does, read from blocks the extractor has already built.
+"Near the title" is around the title block, then around the body's first block and the
+page's first ``<h1>``; when nothing is found there, a line just under the body that says
+what its date is ("Posted on the 15/12/2025 at 19:00 by ...", "Last updated on 17 December
+2025"), or a marked date line inside the post's own container, is read. Dates in related
+posts, comments, a sidebar's list of posts or the previous/next links are never read.
 """
 
 from __future__ import annotations
@@ -17,12 +21,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
 
+from lxml import etree
+
 from feedsift.extractors.cleanup import BYLINE_START
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
 from feedsift.metadata.dates import ISO_DATE_START, parse_datetime
-from feedsift.metadata.textdates import find_text_date
-from feedsift.parsing.blocks import BlockView, TextBlock
+from feedsift.metadata.dom import OtherPosts
+from feedsift.metadata.scan import spaced_text_of
+from feedsift.metadata.textdates import (
+    INTRO_CHARS,
+    dated,
+    find_text_date,
+    introduces_update,
+    opens_with_date_word,
+)
+from feedsift.parsing.blocks import INLINE_TAGS, BlockView, TextBlock
 
 __all__ = ["DateAnchors", "date_near_title"]
 
@@ -37,12 +51,20 @@ LEADING_SHARE = 0.3
 AFTER_BODY = 8
 #: ... and the body's own last blocks, for such a line the body kept.
 BODY_TAIL = 3
-#: Longest block (in words) read as a date line.
+#: Longest block (in words) read as a date line ...
 MAX_WORDS = 20
+#: ... unless it opens with a date, within this many characters (a weekday or "Posted:"
+#: before it): "July 15, 2021 · 12 min read · 2500 words · Tags: ..." at any length.
+OPENING_CHARS = 16
+#: ``<time>`` elements read in one block (a line shows one or two).
+MAX_TIMES = 3
 _META = 1 << Role.META
 #: Dates inside these are another post's (a related-post card) or a reader's (a comment),
-#: unless the element holds the post itself (a theme's ``related-content`` wrapper).
+#: unless the element holds the post itself (a theme's ``related-content`` wrapper); boxes
+#: of other posts the roles do not name are found by :class:`~feedsift.metadata.dom.OtherPosts`.
 _ELSEWHERE = (1 << Role.RELATED) | (1 << Role.COMMENT)
+#: Containers that hold the whole page, not one post.
+PAGE_BOX_TAGS = frozenset({"html", "body", "main"})
 #: Tags whose text is a date line by markup (``<time>`` without ``datetime``).
 DATE_TAGS = frozenset({"time"})
 #: How a date line under a post begins: the next post's card prints a bare date there, so
@@ -81,48 +103,105 @@ def _window(signals: PageSignals, start: int) -> range:
     return range(max(0, start - BEFORE_TITLE), min(signals.n, start + AFTER_TITLE + 1))
 
 
-def _windows(signals: PageSignals, anchors: DateAnchors) -> list[int]:
-    """The blocks around the title block, then those around the body's first block not
-    seen yet (a title taken from a heading inside the body leaves the date line above it)."""
+def _windows(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> list[int]:
+    """The blocks around the title block, then those around the body's first block and
+    around the page's first ``<h1>`` not seen yet (a title taken from a heading inside the
+    body leaves the date line above it, under the page's own heading)."""
     order = list(_window(signals, anchors.start))
-    if anchors.title >= 0 and anchors.first >= 0:
-        seen = set(order)
-        order += [i for i in _window(signals, anchors.first) if i not in seen]
+    seen = set(order)
+    heading = next((i for i, block in enumerate(view.blocks) if block.tag == "h1"), -1)
+    for anchor in (anchors.first if anchors.title >= 0 else -1, heading):
+        if anchor >= 0:
+            order += [i for i in _window(signals, anchor) if i not in seen]
+            seen.update(order)
     return order
 
 
 def _date_line(block: TextBlock, roles: int) -> bool:
     """Whether a short block is a date or byline line: marked meta, in ``<time>``, shaped
     like a byline, or a few words only."""
-    if roles & _META or block.tag in DATE_TAGS or block.element.tag in DATE_TAGS:
+    if _marked_date_line(block, roles):
         return True
-    return bool(BYLINE_START.match(block.text)) or block.n_words <= 6
+    text = block.text
+    return bool(BYLINE_START.match(text)) or opens_with_date_word(text) or block.n_words <= 6
 
 
-def _elsewhere(view: BlockView, signals: PageSignals, block: TextBlock, at: int) -> bool:
+def _elsewhere(
+    view: BlockView, signals: PageSignals, others: OtherPosts, block: TextBlock, at: int
+) -> bool:
     """Whether ``block`` sits in a related-posts box or a comment that does not also hold
-    the post's block ``at``."""
+    the post's block ``at``, or in another box of other posts (``others``)."""
     inherited = signals.roles.inherited
     shared = int(inherited[view.blocks[at].subtree]) if at >= 0 else 0
-    return bool(int(inherited[block.subtree]) & _ELSEWHERE & ~shared)
+    return bool(int(inherited[block.subtree]) & _ELSEWHERE & ~shared) or others.hold(
+        block.element
+    )
+
+
+def _other_posts(view: BlockView, anchors: DateAnchors) -> OtherPosts:
+    """The boxes of other posts, short of those holding the title or the body."""
+    held = (anchors.title, anchors.first, anchors.last)
+    posts = [view.blocks[i].element for i in held if i >= 0]
+    root = view.blocks[0].element.getroottree().getroot() if view.blocks else None
+    return OtherPosts.around(root, posts)
 
 
 def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors) -> datetime | None:
     """The first plausible date of a short date or byline line around the title block (or
-    the body's start), else of a "Posted on ..." line just under the body; never one inside
-    a related-posts box or a comment."""
+    the body's start), else of a "Posted on ..." line just under the body, else an update
+    date near the title ("Last updated on ..." yields to a publication date); never one
+    inside a related-posts box, a comment or another box of other posts."""
     near = signals.roles.near
-    for i in _windows(signals, anchors):
+    others = _other_posts(view, anchors)
+    update = None
+    for i in _windows(view, signals, anchors):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.start):
+        if _elsewhere(view, signals, others, block, anchors.start):
             continue
-        found = None
-        if _date_line(block, int(near[block.subtree])):
-            found = find_text_date(block.text)
-        found = found or _attribute_date(block)
+        found = _line_date(block, int(near[block.subtree]))
+        if found is not None and not found[1]:
+            return found[0]
+        update = update or (found[0] if found else None)
+    return _date_under_body(view, signals, anchors, others) or update
+
+
+def _line_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
+    """A date line's date (written, else kept in an attribute), or the date a longer block
+    opens with or shows in a ``<time>``; with whether the line says it is an update."""
+    if block.n_words > MAX_WORDS:
+        return dated(block.text, OPENING_CHARS) or _time_text_date(block)
+    if _date_line(block, roles):
+        found = dated(block.text)
+    else:
+        found = dated(block.text, OPENING_CHARS) or _time_text_date(block)
+    if found is None:
+        kept = _attribute_date(block)
+        found = (kept, introduces_update(block.text)) if kept is not None else None
+    return found
+
+
+def _time_text_date(block: TextBlock) -> tuple[datetime, bool] | None:
+    """The date written in a ``<time>`` of the block's own line (not of a block inside it)."""
+    for time in islice(block.element.iter(*DATE_TAGS), MAX_TIMES):
+        if time is block.element or not _inline_in(time, block.element):
+            continue
+        shown = spaced_text_of(time)
+        found = dated(shown)
         if found is not None:
-            return found
-    return _date_under_body(view, signals, anchors)
+            at = max(0, block.text.find(shown))
+            before = block.text[max(0, at - INTRO_CHARS) : at]
+            return found[0], found[1] or introduces_update(before)
+    return None
+
+
+def _inline_in(element: etree._Element, block: etree._Element) -> bool:
+    """Whether only inline elements stand between ``element`` and its ``block``."""
+    for holder in element.iterancestors():
+        if holder is block:
+            return True
+        if holder.tag not in INLINE_TAGS:
+            return False
+    return False
 
 
 def _attribute_date(block: TextBlock) -> datetime | None:
@@ -139,17 +218,56 @@ def _attribute_date(block: TextBlock) -> datetime | None:
 
 
 def _date_under_body(
-    view: BlockView, signals: PageSignals, anchors: DateAnchors
+    view: BlockView, signals: PageSignals, anchors: DateAnchors, others: OtherPosts
 ) -> datetime | None:
+    """The date of a "Posted on ..." line just under the body, or of a date line marked as
+    such (a ``<time>``, a meta class) inside the post's own container."""
     if anchors.last < 0:
         return None
+    post = _post_container(view, anchors)
     start = max(anchors.start + 1, anchors.last - BODY_TAIL + 1)
     for i in range(start, min(signals.n, anchors.last + AFTER_BODY + 1)):
         block = view.blocks[i]
-        if block.n_words > MAX_WORDS or _elsewhere(view, signals, block, anchors.last):
+        if block.n_words > MAX_WORDS or _elsewhere(view, signals, others, block, anchors.last):
             continue
-        if POSTED_LINE.match(block.text):
-            found = find_text_date(block.text)
-            if found is not None:
-                return found
+        found = _under_body_date(block, int(signals.roles.near[block.subtree]), post)
+        if found is not None:
+            return found
     return None
+
+
+def _under_body_date(
+    block: TextBlock, roles: int, post: etree._Element | None
+) -> datetime | None:
+    """A line under the body that says what its date is, or, inside the post's container,
+    a marked date line or a line that shows its date in a ``<time>``."""
+    if POSTED_LINE.match(block.text):
+        return find_text_date(block.text)
+    if not _inside(block.element, post):
+        return None
+    if _marked_date_line(block, roles):
+        return find_text_date(block.text)
+    shown = _time_text_date(block)
+    return shown[0] if shown is not None else None
+
+
+def _marked_date_line(block: TextBlock, roles: int) -> bool:
+    return bool(roles & _META) or block.tag in DATE_TAGS or block.element.tag in DATE_TAGS
+
+
+def _post_container(view: BlockView, anchors: DateAnchors) -> etree._Element | None:
+    """The innermost element holding both the post's title (or first) block and its last
+    block, unless that is the whole page (``<body>``, ``<main>``): the post's own box, whose
+    footer carries its date, where the next post's card does not."""
+    top = anchors.start if anchors.start >= 0 else anchors.first
+    if top < 0 or anchors.last < 0:
+        return None
+    above = set(view.blocks[top].element.iterancestors())
+    for holder in view.blocks[anchors.last].element.iterancestors():
+        if holder in above:
+            return None if holder.tag in PAGE_BOX_TAGS else holder
+    return None
+
+
+def _inside(element: etree._Element, box: etree._Element | None) -> bool:
+    return box is not None and any(holder is box for holder in element.iterancestors())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -18,6 +18,7 @@ from lxml import etree
 from feedsift.extractors.vocabulary import CLASS_VOCABULARY, Role
 from feedsift.metadata.record import Clue
 from feedsift.metadata.scan import MarkupIndex, elements, spaced_text_of, text_of
+from feedsift.metadata.textdates import INTRO_CHARS, find_text_date, introduces_update
 from feedsift.metadata.titles import TITLE_SEPARATORS
 from feedsift.metadata.values import site_host
 
@@ -27,6 +28,7 @@ __all__ = [
     "HOME_MENU_WORDS",
     "MAX_H1",
     "NAME_MARKS",
+    "OtherPosts",
     "byline_clues",
     "document_clues",
     "front_page_names",
@@ -65,10 +67,29 @@ UPDATED_TIME_WORDS = ("update", "modif", "edited")
 #: comment thread). Whole lower-cased words only: split at camelCase, a forum's
 #: ``compositionConsumerAndRepliesContainer`` around its opening post would name replies.
 COMMENT_WORDS = CLASS_VOCABULARY[Role.COMMENT]
+#: Class/id words of a box that lists other posts (related posts, a "Recent posts" list, the
+#: previous/next links): a date inside one is another post's. Only words that say so: the
+#: looser ones of the related and navigation roles ("more", "also", "featured", "toc")
+#: turn up in utility classes around a post's own date line.
+OTHER_POSTS_WORDS = frozenset({
+    "related", "recommend", "recommended", "recommendations", "similar", "yarpp",
+    "recirculation", "popular", "trending", "mostread", "recent", "blogroll", "prev",
+    "previous", "next", "pagination", "pager", "paging", "nav", "navigation", "postnav",
+})  # fmt: skip
+#: Sidebar words: a sidebar may be the post's own meta column (``single-post-sidebar``), so it
+#: is a box of other posts only when it shows several dates.
+SIDEBAR_WORDS = frozenset({"sidebar", "sidebar1", "sidebar2", "aside"})
+#: Dates a sidebar shows when it lists posts.
+SIDEBAR_DATES = 2
 _WORDS = re.compile(r"[a-z]+")
+#: A box of other posts holds less than this share of the page's text: a marked element that
+#: holds more is a layout wrapper around the post (``has-sidebar``, ``page-has-toc``).
+MAX_OTHER_POSTS_SHARE = 0.5
 #: Containers whose classes are not read for it (a body class says what the page allows:
 #: WordPress writes ``comments-open`` there).
 _PAGE_TAGS = frozenset({"html", "body"})
+#: ... nor for a box of other posts (the page's ``<main>`` holds its post).
+_NOT_BOX_TAGS = _PAGE_TAGS | {"main"}
 
 #: hCard names (``.vcard .fn``): the last resort. The ``vcard`` classes are found through
 #: the attribute axis (0.29 against 0.48 ms a page for a test on every element).
@@ -190,27 +211,60 @@ def _anchor_clues(index: MarkupIndex) -> Iterator[Clue]:
             yield Clue("tags", text, "dom", "a[rel=tag]")
 
 
-def time_clues(index: MarkupIndex) -> list[Clue]:
+def time_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
     """``<time datetime>`` values (and ``<abbr title>`` dates): marked publication times
-    first, then the first time."""
+    first, then the first time; never a comment's or one in a box of other posts. A time
+    whose words say it is an update ("Updated <time>") is an update, and the publication
+    time only when the page has no other."""
     marked: list[Clue] = []
     plain: list[Clue] = []
+    said_updated: list[Clue] = []
+    others = OtherPosts.around(root, index.h1s[:1])
     for time in index.times:
         value = (time.get("datetime") or time.get("pubdate") or "").strip()
         if time.tag == "abbr":
             value = (time.get("title") or "").strip()
-        if not value or _in_comment(time):
+        if not value or _in_comment(time) or others.hold(time):
             continue
-        parent = time.getparent()
-        parent_class = parent.get("class", "") if parent is not None else ""
-        words = f"{time.get('class', '')} {time.get('id', '')} {parent_class}".lower()
-        if time.get("pubdate") is not None or any(w in words for w in PUBLISHED_TIME_WORDS):
-            marked.append(Clue("published", value, "dom", "time[pubdate]"))
-        elif any(w in words for w in UPDATED_TIME_WORDS):
-            marked.append(Clue("updated", value, "dom", "time[updated]"))
-        else:
+        kind = _time_kind(time)
+        if kind == "plain":
             plain.append(Clue("published", value, "dom", "time"))
-    return marked + plain[:1]
+            continue
+        if kind == "pubdate":
+            marked.append(Clue("published", value, "dom", "time[pubdate]"))
+            continue
+        marked.append(Clue("updated", value, "dom", "time[updated]"))
+        if kind == "said":
+            said_updated.append(Clue("published", value, "dom", "time"))
+    return marked + (plain + said_updated)[:1]
+
+
+def _time_kind(time: etree._Element) -> str:
+    """``pubdate`` (marked as the publication), ``updated`` (marked as an update), ``said``
+    (the words before it say it is an update) or ``plain``."""
+    parent = time.getparent()
+    parent_class = parent.get("class", "") if parent is not None else ""
+    words = f"{time.get('class', '')} {time.get('id', '')} {parent_class}".lower()
+    if time.get("pubdate") is not None or any(w in words for w in PUBLISHED_TIME_WORDS):
+        return "pubdate"
+    if any(w in words for w in UPDATED_TIME_WORDS):
+        return "updated"
+    return "said" if _said_updated(time) else "plain"
+
+
+def _said_updated(time: etree._Element) -> bool:
+    """Whether the words just before a time, or its own text, say it is an update
+    ("Updated <time>", ``<span>Last modified:</span> <time>``)."""
+    parent = time.getparent()
+    if parent is None:
+        return introduces_update(time.text or "")
+    before = [parent.text or ""]
+    for sibling in parent:
+        if sibling is time:
+            break
+        before.extend((*map(str, sibling.itertext()), sibling.tail or ""))
+    before.append(time.text or "")
+    return introduces_update("".join(before)[-INTRO_CHARS:])
 
 
 def _in_comment(element: etree._Element) -> bool:
@@ -218,10 +272,78 @@ def _in_comment(element: etree._Element) -> bool:
     for holder in element.iterancestors():
         if holder.tag in _PAGE_TAGS:
             return False
-        marks = f"{holder.get('class') or ''} {holder.get('id') or ''}".lower()
-        if marks.strip() and not COMMENT_WORDS.isdisjoint(_WORDS.findall(marks)):
+        if not COMMENT_WORDS.isdisjoint(_class_words(holder)):
             return True
     return False
+
+
+def _class_words(element: etree._Element) -> set[str]:
+    marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return set(_WORDS.findall(marks)) if marks.strip() else set()
+
+
+class OtherPosts:
+    """The boxes of other posts on one page (:data:`OTHER_POSTS_WORDS`, a ``<nav>``, a
+    sidebar that shows dates), short of the page's ``<main>``, of the elements that hold the
+    post itself and of the layout wrappers that hold most of the page's text."""
+
+    def __init__(self, root: etree._Element | None, post: Iterable[etree._Element]) -> None:
+        self._root = root
+        self._post = frozenset(post)
+        self._page_chars = -1
+        self._boxes: dict[etree._Element, bool] = {}
+
+    @classmethod
+    def around(
+        cls, root: etree._Element | None, anchors: Iterable[etree._Element]
+    ) -> OtherPosts:
+        """The boxes of a page whose post holds the ``anchors`` (its title, its body)."""
+        return cls(root, (e for anchor in anchors for e in anchor.iterancestors()))
+
+    def hold(self, element: etree._Element) -> bool:
+        """Whether ``element`` is or sits in a box of other posts."""
+        for holder in itertools.chain((element,), element.iterancestors()):
+            if holder.tag in _NOT_BOX_TAGS or holder in self._post:
+                return False
+            if self._is_box(holder):
+                return True
+        return False
+
+    def _is_box(self, holder: etree._Element) -> bool:
+        known = self._boxes.get(holder)
+        if known is None:
+            known = _marked_box(holder) and _chars(holder) < MAX_OTHER_POSTS_SHARE * self._page()
+            self._boxes[holder] = known
+        return known
+
+    def _page(self) -> int:
+        if self._page_chars < 0:
+            self._page_chars = _chars(self._root) if self._root is not None else 0
+        return self._page_chars
+
+
+def _marked_box(holder: etree._Element) -> bool:
+    """Whether ``holder``'s tag or class/id words say it lists other posts."""
+    words = _class_words(holder)
+    if holder.tag == "nav" or not OTHER_POSTS_WORDS.isdisjoint(words):
+        return True
+    return not SIDEBAR_WORDS.isdisjoint(words) and _shows_dates(holder, SIDEBAR_DATES)
+
+
+def _shows_dates(holder: etree._Element, enough: int) -> bool:
+    """Whether ``holder`` shows at least ``enough`` dates (``<time>`` or written dates)."""
+    found = 0
+    for element in holder.iter():
+        text = element.text or ""
+        if element.tag == "time" or (text.strip() and find_text_date(text) is not None):
+            found += 1
+            if found >= enough:
+                return True
+    return False
+
+
+def _chars(element: etree._Element) -> int:
+    return sum(len(text.strip()) for text in element.itertext())
 
 
 def byline_clues(body: etree._Element, accept: Callable[[str], bool]) -> list[Clue]:

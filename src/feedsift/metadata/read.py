@@ -71,7 +71,7 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
         *meta_clues(index),
         *link_clues(index),
         *document_clues(page.root, index),
-        *time_clues(index),
+        *time_clues(page.root, index),
     ]
     home = tuple(dict.fromkeys(front_page_names(index, page.url)))
     if not any(clue.field == "site_name" for clue in clues):  # the last resort
