@@ -256,3 +256,11 @@ def test_memory_limit_restarts_the_browser() -> None:
     with pytest.raises(RenderError, match="closed"):
         small.render("<p>c</p>", "() => 3")
     small.close()  # closing twice is fine
+
+
+def test_a_context_is_closed_after_context_pages() -> None:
+    options = RenderOptions(context_pages=2, page_timeout_ms=TIMEOUT_MS, pool_size=1)
+    count = "() => { sessionStorage.n = (+sessionStorage.n || 0) + 1; return +sessionStorage.n; }"
+    with Renderer(options) as worn:
+        seen = [worn.render("<p>x</p>", count, url="http://site.test/a").value for _ in range(5)]
+    assert seen == [1, 2, 1, 2, 1]  # a new context (and renderer process) every 2 pages
