@@ -119,6 +119,53 @@ def test_styled_page(renderer: Renderer) -> None:
     assert measured.blocks[article[0]].box == "owner"
 
 
+SETTLED = """<!DOCTYPE html><html><head><style>
+@keyframes appear { from { opacity: 0; } to { opacity: 1; } }
+.fade { animation: appear 2s ease-in; }
+.forwards { opacity: 0; animation: appear 2s 0.5s forwards; }
+.slow { transition: opacity 3s; }
+.drop { opacity: 0; }
+</style></head><body>
+<article class="fade"><p>A fade-in article measured on its first frame was hidden before.</p>
+<p class="forwards">Starts at opacity zero and ends at one, after a delay, kept forwards.</p>
+<p class="slow" id="t">Fades in by a transition that a script starts at load.</p>
+<p>The article's last paragraph with enough words to be most of the page's text here.</p>
+</article><p class="drop">A small menu kept at opacity zero</p>
+<script>addEventListener('load', () => { const t = document.getElementById('t');
+t.style.opacity = 0; t.offsetWidth; t.style.opacity = 1; });</script>
+</body></html>"""
+
+
+def test_animations_are_finished_before_measuring(renderer: Renderer) -> None:
+    page, _, layout = _by_text(SETTLED, renderer)
+    texts = [b.text for b in page.view.blocks]
+    assert layout.visible is not None
+    shown = {t[:12]: bool(v) for t, v in zip(texts, layout.visible, strict=True)}
+    assert shown == {"A fade-in ar": True, "Starts at op": True, "Fades in by ": True,
+                     "The article'": True, "A small menu": False}  # fmt: skip
+
+
+FADED = """<!DOCTYPE html><html><head><style>
+.motion .post { opacity: 0; }
+.hidden { display: none; }
+</style></head><body class="motion"><p>Site name</p>
+<div class="post"><p>The whole post waits at opacity zero for a script from a CDN that
+was blocked, so without the rule nothing of it would count as shown at all.</p>
+<p class="hidden">Still hidden by display none, faded or not.</p></div>
+<div style="height: 100px; overflow-x: hidden; overflow-y: auto">
+<p style="margin-top: 900px">Below the fold of a scrolling box, reached by scrolling.</p>
+</div></body></html>"""
+
+
+def test_a_page_left_faded_by_a_blocked_script_is_shown(renderer: Renderer) -> None:
+    page, _, layout = _by_text(FADED, renderer)
+    texts = [b.text[:10] for b in page.view.blocks]
+    assert layout.visible is not None
+    assert dict(zip(texts, layout.visible.tolist(), strict=True)) == {
+        "Site name": True, "The whole ": True, "Still hidd": False, "Below the ": True,
+    }  # fmt: skip
+
+
 def test_no_request_leaves_loopback(renderer: Renderer, css_server: str) -> None:
     html = f"""<!DOCTYPE html><html><head>
 <link rel="stylesheet" href="https://example.com/x.css">
@@ -209,3 +256,11 @@ def test_memory_limit_restarts_the_browser() -> None:
     with pytest.raises(RenderError, match="closed"):
         small.render("<p>c</p>", "() => 3")
     small.close()  # closing twice is fine
+
+
+def test_a_context_is_closed_after_context_pages() -> None:
+    options = RenderOptions(context_pages=2, page_timeout_ms=TIMEOUT_MS, pool_size=1)
+    count = "() => { sessionStorage.n = (+sessionStorage.n || 0) + 1; return +sessionStorage.n; }"
+    with Renderer(options) as worn:
+        seen = [worn.render("<p>x</p>", count, url="http://site.test/a").value for _ in range(5)]
+    assert seen == [1, 2, 1, 2, 1]  # a new context (and renderer process) every 2 pages

@@ -12,7 +12,7 @@ from feedsift.parsing.page import parse_page
 from feedsift.rendering.browser import CHROMIUM_ENV, chromium_path
 from feedsift.rendering.column import main_column
 from feedsift.rendering.marking import MARK_ATTR, marked_source, marked_tree
-from feedsift.rendering.measure import contrast_ratio
+from feedsift.rendering.measure import MAX_FADED_SHARE, contrast_ratio, unfaded
 from feedsift.rendering.network import (
     DirectoryResources,
     Verdict,
@@ -81,6 +81,16 @@ def test_contrast_ratio_is_wcag() -> None:
     assert contrast_ratio((255, 255, 255, 1), (255, 255, 255)) == pytest.approx(1.0)
     assert contrast_ratio((119, 119, 119, 1), (255, 255, 255)) == pytest.approx(4.48, abs=0.01)
     assert contrast_ratio((0, 0, 0, 0), (255, 255, 255)) == pytest.approx(1.0)  # transparent
+
+
+def test_faded_blocks_are_shown_only_when_they_are_most_of_the_page() -> None:
+    def row(visible: float) -> tuple[float, ...]:
+        return (0.0,) * 6 + (visible,) + (0.0,) * 10
+
+    rows = [row(1.0), row(2.0), row(0.0)]
+    assert [r[6] for r in unfaded(rows, [10, 80, 10])] == [1.0, 1.0, 0.0]
+    assert [r[6] for r in unfaded(rows, [60, 30, 10])] == [1.0, 0.0, 0.0]
+    assert MAX_FADED_SHARE == 0.5 and [r[6] for r in unfaded(rows, [0, 0, 0])] == [1, 0, 0]
 
 
 def test_main_column_is_the_densest_band() -> None:

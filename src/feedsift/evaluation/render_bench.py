@@ -11,9 +11,11 @@ the MANIFEST's ``absolute_self_hosts``; everything else, CDN stylesheets include
 blocked). One Chromium serves every site.
 
 Per page: body word-LCS F1 against the gold text and the lenient title match (as
-``feedsift bench`` scores them) in both modes, the wall time of each extraction, the
-browser's own time for the page (load and measure), the blocks it called hidden or put
-outside the main column, and the fallback reason when it could not render. Over the run:
+``feedsift bench`` scores them) in both modes, and in rendered mode once more with the
+blocks the page does not show dropped from the body (the same render), the wall time
+of each extraction, the browser's own time for the page (load and measure), the blocks
+it called hidden or put outside the main column, and the fallback reason when it could
+not render. Over the run:
 the browser's peak memory (anonymous RSS after every page; PSS, which costs about 200 ms a
 read, every :data:`PSS_EVERY` pages and after each site), launch time and restarts.
 
@@ -36,6 +38,8 @@ from feedsift.evaluation.datasets import marked_dirs, read_page_html
 from feedsift.evaluation.metrics import lcs_prf
 from feedsift.evaluation.templates_bench import BlogSite, SitePage, find_sites
 from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.parsing.blocks import BlockView
+from feedsift.parsing.layout import Layout
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.records import Article
 from feedsift.rendering.browser import Renderer, RenderOptions
@@ -99,6 +103,9 @@ class PageRun:
     off_column: int = 0  #: shown blocks outside the main column
     fallback: str | None = None  #: why the static estimate was used in rendered mode
     error: str | None = None  #: why the page could not be read or extracted
+    #: rendered, with the blocks the page does not show dropped from the body (the same
+    #: render: ``LearnedPageExtractor.drop_unshown``)
+    unshown_out: ModeResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +204,23 @@ def _scored(article: Article, page: SitePage, ms: float) -> ModeResult:
 class _Extractors:
     static: LearnedPageExtractor
     rendered: LearnedPageExtractor
+    unshown_out: LearnedPageExtractor  #: rendered, ``drop_unshown`` on
+
+
+class _Remembered:
+    """A layout provider that gives the same view's layout once: both rendered
+    extractions of a page read one render."""
+
+    def __init__(self, inner: BrowserLayout) -> None:
+        self.inner = inner
+        self._last: tuple[BlockView, Layout] | None = None
+
+    def layout(self, view: BlockView, page: ParsedPage | None = None) -> Layout:
+        if self._last is not None and self._last[0] is view:
+            return self._last[1]
+        found = self.inner.layout(view, page)
+        self._last = (view, found)
+        return found
 
 
 def _page_run(page: SitePage, extractors: _Extractors, watch: _Watch) -> PageRun:
@@ -205,15 +229,17 @@ def _page_run(page: SitePage, extractors: _Extractors, watch: _Watch) -> PageRun
         parsed = parse_page(read_page_html(page.path), page.url)
         static = _mode(extractors.static, parsed, page)
         rendered = _mode(extractors.rendered, parsed, page)
+        unshown_out = _mode(extractors.unshown_out, parsed, page)
     except (FeedsiftError, OSError) as exc:
         return PageRun(page.id, None, None, error=f"{type(exc).__name__}: {exc}")
     measure, fallback = watch.measure, watch.fallback
     if measure is None:
-        return PageRun(page.id, static, rendered, fallback=fallback.reason if fallback else None)
+        return PageRun(page.id, static, rendered, fallback=fallback.reason if fallback else None,
+                       unshown_out=unshown_out)  # fmt: skip
     hidden = sum(not b.visible for b in measure.blocks)
     off = sum(b.visible and not b.main_column for b in measure.blocks)
     return PageRun(page.id, static, rendered, measure.elapsed_ms, len(measure.blocks),
-                   hidden, off)  # fmt: skip
+                   hidden, off, unshown_out=unshown_out)  # fmt: skip
 
 
 def _site_run(
@@ -222,7 +248,10 @@ def _site_run(
 ) -> SiteRun:  # fmt: skip
     layout = BrowserLayout(watch.renderer, site_resources(folder, site.posts),
                            on_fallback=watch.fell_back, on_measure=watch.measured)  # fmt: skip
-    extractors = _Extractors(base.with_layout(None), base.with_layout(layout))
+    remembered = _Remembered(layout)
+    rendered = base.with_layout(remembered)
+    extractors = _Extractors(base.with_layout(None), rendered.with_drop_unshown(False),
+                             rendered.with_drop_unshown(True))  # fmt: skip
     runs = []
     for page in site.posts:
         runs.append(_page_run(page, extractors, watch))

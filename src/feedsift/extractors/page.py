@@ -68,6 +68,9 @@ __all__ = [
 DEFAULT_MODEL_PATH = Path(str(files("feedsift") / "models" / "page-model.npz"))
 #: Content probability from which a block is kept, unless the bundle says otherwise.
 DEFAULT_BLOCK_THRESHOLD = 0.5
+#: Whether blocks a rendered layout calls not shown leave the body by default: off, since
+#: on the ssg blogs it did not pass its bar (docs/rendering.md, part 3).
+DROP_UNSHOWN = False
 #: Where a ranked title string was first seen, as a provenance source (else the title block).
 _TITLE_SOURCES: dict[str, SourceKind] = {
     "json-ld": "json-ld", "opengraph": "opengraph", "meta": "meta", "dom": "dom",
@@ -91,6 +94,9 @@ class BlockTrace:
     classified: np.ndarray  #: the block classifier's: content probability >= threshold
     untitled: np.ndarray  #: without the title block (a field of its own, unless it is all)
     tidied: np.ndarray  #: without bylines, post-end phrases and stray labels
+    #: the classifier's without the blocks the rendered page does not show (``None``: the
+    #: rule is off or the layout does not say what is shown; see ``drop_unshown``)
+    shown: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +131,9 @@ class LearnedPageExtractor:
         self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
         self.roles = ClassRoleCache()
         self.token_classes = TokenClassCache()
+        #: drop from the body the blocks a rendered layout says the page does not show
+        #: (nothing changes with a layout that does not say: the static estimate)
+        self.drop_unshown = DROP_UNSHOWN
 
     @classmethod
     def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
@@ -140,6 +149,14 @@ class LearnedPageExtractor:
         twin.layout = layout
         return twin
 
+    def with_drop_unshown(self, drop: bool) -> LearnedPageExtractor:
+        """This extractor with :attr:`drop_unshown` set to ``drop`` (a shallow copy)."""
+        if drop == self.drop_unshown:
+            return self
+        twin = copy.copy(self)
+        twin.drop_unshown = drop
+        return twin
+
     def decide(self, page: ParsedPage) -> BlockDecision:
         """Run the learned block-level stages on a parsed page."""
         analysis = analyse_page(page, self.layout, self.roles, self.token_classes)
@@ -153,7 +170,8 @@ class LearnedPageExtractor:
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         scores = block_scores(signals, table, context, self._block)
         classified = scores >= self.threshold
-        untitled = classified.copy()
+        shown = _shown_only(classified, analysis.visible) if self.drop_unshown else None
+        untitled = (classified if shown is None else shown).copy()
         if title.block >= 0 and untitled.sum() > untitled[title.block]:
             untitled[title.block] = False  # the title is a field of its own, unless it is all
         tidied = tidy_body([b.text for b in page.view.blocks], signals, untitled)  # a new mask
@@ -162,7 +180,7 @@ class LearnedPageExtractor:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content, _Kinds(guess, teasers),
-                             BlockTrace(classified, untitled, tidied))  # fmt: skip
+                             BlockTrace(classified, untitled, tidied, shown))  # fmt: skip
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
         return self.extract_decided(page, self.decide(page), options)
@@ -233,6 +251,16 @@ class LearnedPageExtractor:
             thread=thread.posts if thread else (),
         )  # fmt: skip
         return _with_metadata(article, meta, title_source)
+
+
+def _shown_only(classified: np.ndarray, visible: np.ndarray | None) -> np.ndarray | None:
+    """The classifier's blocks less those the rendered page does not show (display or
+    visibility, zero size, opacity 0 once animations ended, clipped or off the page);
+    ``None`` when the layout does not say which are shown."""
+    if visible is None:
+        return None
+    kept: np.ndarray = classified & visible.astype(bool)
+    return kept
 
 
 def listing_of(page: ParsedPage, decision: BlockDecision) -> Listing | None:

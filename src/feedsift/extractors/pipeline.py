@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from lxml import etree
 
 from feedsift.extractors.ranges import SubtreeTable, subtree_table
@@ -43,6 +44,9 @@ class PageAnalysis:
     table: SubtreeTable
     titles: TitleCandidates
     subtree_tags: tuple[str, ...]
+    #: per block, whether the rendered page shows it (``None``: the layout does not say,
+    #: as the static estimate never does)
+    visible: np.ndarray | None = None
 
 
 def title_references(page: ParsedPage) -> list[str]:
@@ -65,4 +69,4 @@ def analyse_page(
     table = subtree_table(view, signals)
     titles = title_candidates(view, signals, title_references(page), page.url)
     tags = tuple(s.tag for s in view.subtrees)
-    return PageAnalysis(page, signals, table, titles, tags)
+    return PageAnalysis(page, signals, table, titles, tags, found.visible)

@@ -88,6 +88,7 @@ class RenderOptions:
     pool_size: int = 2  #: contexts (and pages rendering at once)
     page_timeout_ms: int = 15_000  #: load and measure one page
     memory_limit_mb: float = 1024.0  #: restart the browser above this (0: never check)
+    context_pages: int = 10  #: close a context after this many pages (0: never)
     allow_loopback: bool = False  #: let requests to 127.0.0.1/::1/localhost through
     javascript: bool = True  #: run the pages' scripts
     viewport: tuple[int, int] = (1280, 800)  #: CSS pixels (the layout's units)
@@ -298,7 +299,8 @@ class _Session:
             "java_script_enabled": options.javascript, "service_workers": "block",
             "accept_downloads": False,
         }  # fmt: skip
-        self._pool = PagePool(self._browser, options.pool_size, context_options)
+        self._pool = PagePool(self._browser, options.pool_size, context_options,
+                              options.context_pages)  # fmt: skip
         self._restart_due = False
 
     async def _close_browser(self) -> None:

@@ -11,11 +11,22 @@ Choices where the issue is silent:
   (what the layout papers read); a block that is part of it (text cut by ``<br>`` or by a
   nested block, a tail) gets the box of its own text nodes (a DOM Range), when the
   browser's text of the owner matches the block's; otherwise the owner's box.
-- **Visibility.** Hidden when most of the block's characters sit in elements that
-  ``checkVisibility`` calls hidden (``display:none``, ``visibility:hidden``,
-  ``opacity:0`` on it or an ancestor), when its text box is under :data:`MIN_SIZE_PX`,
-  lies wholly outside the document, is clipped away by an ancestor's ``overflow`` or
-  ``clip``, or its text colour is transparent.
+- **Visibility**, measured once animations and transitions have been finished (the page
+  as a reader sees it after they ran, not their first frame). Hidden when most of the
+  block's characters sit in elements that ``checkVisibility`` calls hidden
+  (``display:none``, ``visibility:hidden``, ``opacity:0`` on it or an ancestor), when its
+  text box is under :data:`MIN_SIZE_PX`, lies wholly outside the document (beyond its
+  right or bottom edge only counts outside scrolling ancestors: a ``main`` that scrolls
+  inside a viewport-high body holds the whole post below the fold), is clipped
+  away by an ancestor's ``overflow`` (each axis on its own: ``overflow-x:hidden`` does
+  not cut a scroller's content below the fold) or ``clip``, or its text colour is
+  transparent.
+- **Opacity left by a script that did not run.** Themes keep the post at ``opacity:0``
+  until a script fades it in (NexT's motion classes); scripts from other hosts, and any
+  the resolver does not serve, are blocked, so the page stays faded. A page does not
+  hide most of its own text on purpose: when blocks hidden by opacity alone hold more
+  than :data:`MAX_FADED_SHARE` of the page's characters, opacity is not counted on that
+  page (those blocks are shown); below it, ``opacity:0`` hides as the rest does.
 - **Contrast.** WCAG 2 contrast ratio of the text colour (its alpha composited) against
   the nearest background colour of its ancestors, composited over white; background images
   are not looked at.
@@ -41,12 +52,14 @@ from feedsift.rendering.page_script import MEASURE_SCRIPT
 
 __all__ = [
     "BOLD_WEIGHT",
+    "MAX_FADED_SHARE",
     "MIN_SIZE_PX",
     "BlockMeasure",
     "PageMeasure",
     "contrast_ratio",
     "measure_argument",
     "measure_page",
+    "unfaded",
 ]
 
 #: Computed ``font-weight`` from which text counts as bold (600 is "semi-bold").
@@ -58,6 +71,14 @@ MIN_SIZE_PX = 2.0
 MIN_SHOWN_SHARE = 0.5
 #: Milliseconds the script waits for web fonts before measuring (they change text boxes).
 FONT_WAIT_MS = 500
+#: Rounds of finishing animations: ending one may start the next (a chain of fade-ins).
+SETTLE_ROUNDS = 3
+#: Milliseconds a settling round waits for the next frame at most (headless Chromium may
+#: not schedule one for a page it thinks is hidden).
+FRAME_WAIT_MS = 50
+#: Share of a page's characters above which ``opacity:0`` alone is a reveal that a blocked
+#: script did not run, not a hiding: more than half of a page is never hidden on purpose.
+MAX_FADED_SHARE = 0.5
 #: Tags whose content the page walk skips without cutting the text (cleaning drops them
 #: and keeps their tails in place).
 SKIPPED_TAGS = frozenset(DROPPED_TAGS)
@@ -113,6 +134,8 @@ def measure_argument(view: BlockView) -> dict[str, Any]:
         "minSizePx": MIN_SIZE_PX,
         "minShownShare": MIN_SHOWN_SHARE,
         "fontWaitMs": FONT_WAIT_MS,
+        "settleRounds": SETTLE_ROUNDS,
+        "frameWaitMs": FRAME_WAIT_MS,
     }
 
 
@@ -137,10 +160,24 @@ def _blocks(
     rows: Sequence[Sequence[float] | None], chars: Sequence[int]
 ) -> tuple[BlockMeasure, ...]:
     found = [_MISSING_ROW if row is None else tuple(map(float, row)) for row in rows]
+    found = unfaded(found, chars)
     column = main_column(
         [r[15] for r in found], [r[16] for r in found], chars, [r[6] > 0 for r in found]
     )
     return tuple(map(_block, found, column))
+
+
+#: The script's ``visible`` column: shown, or shown but for ``opacity:0`` (faded).
+SHOWN, FADED = 1.0, 2.0
+
+
+def unfaded(rows: Sequence[tuple[float, ...]], chars: Sequence[int]) -> list[tuple[float, ...]]:
+    """Rows with the ``visible`` column decided: a faded block is shown when faded blocks
+    hold more than :data:`MAX_FADED_SHARE` of the page's characters, hidden otherwise."""
+    total = sum(chars)
+    faded = sum(n for row, n in zip(rows, chars, strict=True) if row[6] == FADED)
+    verdict = SHOWN if total and faded / total > MAX_FADED_SHARE else 0.0
+    return [(*row[:6], verdict, *row[7:]) if row[6] == FADED else row for row in rows]
 
 
 #: A block the rendered DOM lost: nowhere, not shown, default font, kind -1.

@@ -13,9 +13,19 @@ owner_x, owner_width]``
 in CSS pixels of the document (``kind``: 0 the owner's box, 1 the box of the block's own
 text (a DOM Range), 2 the owner's box because the text did not match; the owner's
 horizontal extent, cut to its scrolling or clipping ancestors, is what the main column is
-found from). Font size and
-weight are those carrying most of the block's characters; the background is the nearest
-ancestor background colour, composited over white.
+found from; ``visible``: 1 shown, 0 not, 2 *faded*: shown but for ``opacity:0`` on it or
+an ancestor, which :mod:`~feedsift.rendering.measure` decides for the whole page). Font
+size and weight are those carrying most of the block's characters; the background is the
+nearest ancestor background colour, composited over white.
+
+Before measuring, the script waits for web fonts (at most ``fontWaitMs``) and *settles*
+the page: every running animation and transition (``document.getAnimations()``: CSS
+animations, CSS transitions, script-made Web Animations) is finished, an endless one
+cancelled, for up to ``settleRounds`` rounds a frame apart (ending one may start
+another). Finishing rather than switching animations off with an injected
+``animation:none``: a fade-in written as ``opacity:0`` plus an animation that ends at 1
+with ``forwards`` would stay at 0 without its animation, whereas ``finish()`` gives the
+end state whichever way the stylesheet is written.
 """
 
 from __future__ import annotations
@@ -28,6 +38,20 @@ async (arg) => {
   if (document.fonts && document.fonts.status !== 'loaded') {
     await Promise.race([document.fonts.ready,
                         new Promise((done) => setTimeout(done, arg.fontWaitMs))]);
+  }
+  // Settle the page: every CSS animation and transition (and script-made animation) jumps
+  // to its end state, as a reader sees it once it has run; one without an end (infinite)
+  // is cancelled, back to the element's own style. Ending one may start another
+  // (animationend handlers, chained transitions), hence a few rounds a frame apart.
+  for (let round = 0; round < arg.settleRounds; round++) {
+    const running = document.getAnimations().filter((a) => a.playState !== 'finished');
+    if (!running.length) break;
+    for (const a of running) {
+      try { a.finish(); } catch (e) { a.cancel(); }
+    }
+    await new Promise((done) => {
+      requestAnimationFrame(() => done()); setTimeout(done, arg.frameWaitMs);
+    });
   }
   const INLINE = new Set(arg.inlineTags), SKIP = new Set(arg.skipTags);
   const compact = (s) => s.replace(/\s+/g, '');
@@ -101,14 +125,18 @@ async (arg) => {
     return found;
   }
 
+  // 2: shown; 1: hidden by opacity alone (on it or an ancestor); 0: hidden otherwise
+  // (display, visibility, content-visibility).
   const shownCache = new Map();
   function shown(el) {
     while (el && el !== root && css(el).display === 'contents') el = el.parentElement;
-    if (!el) return false;
+    if (!el) return 0;
     if (shownCache.has(el)) return shownCache.get(el);
-    const v = !el.checkVisibility || el.checkVisibility({
-      opacityProperty: true, visibilityProperty: true, checkOpacity: true,
-      checkVisibilityCSS: true});
+    let v = 2;
+    if (el.checkVisibility) {
+      const laidOut = el.checkVisibility({visibilityProperty: true, checkVisibilityCSS: true});
+      v = !laidOut ? 0 : el.checkVisibility({opacityProperty: true, checkOpacity: true}) ? 2 : 1;
+    }
     shownCache.set(el, v);
     return v;
   }
@@ -124,7 +152,15 @@ async (arg) => {
     const s = css(el);
     const cuts = (v) => v === 'hidden' || v === 'clip' ||
                         (scrolling && (v === 'auto' || v === 'scroll'));
-    if (cuts(s.overflowX) || cuts(s.overflowY)) clip = meet(clip, el.getBoundingClientRect());
+    // each axis cuts on its own: overflow-x:hidden with overflow-y:auto is a scroller
+    // whose content below the fold a reader reaches
+    if (cuts(s.overflowX) || cuts(s.overflowY)) {
+      const r = el.getBoundingClientRect();
+      clip = meet(clip, {left: cuts(s.overflowX) ? r.left : -Infinity,
+                         right: cuts(s.overflowX) ? r.right : Infinity,
+                         top: cuts(s.overflowY) ? r.top : -Infinity,
+                         bottom: cuts(s.overflowY) ? r.bottom : Infinity});
+    }
     if (s.clip !== 'auto' && (s.position === 'absolute' || s.position === 'fixed')) {
       const p = s.clip.match(/-?[\d.]+/g) || [];
       if (p.length === 4 && (+p[1] - +p[3] < arg.minSizePx || +p[2] - +p[0] < arg.minSizePx)) {
@@ -133,6 +169,18 @@ async (arg) => {
     }
     cache.set(el, clip);
     return clip;
+  }
+  // Whether an ancestor below the body scrolls (overflow auto or scroll): content beyond
+  // the document's own scroll size is then reached by scrolling that ancestor.
+  const scrollers = new Map();
+  function inScroller(el) {
+    if (!el || el === root || el === body) return false;
+    if (scrollers.has(el)) return scrollers.get(el);
+    const s = css(el);
+    const scrolls = (v) => v === 'auto' || v === 'scroll';
+    const v = scrolls(s.overflowX) || scrolls(s.overflowY) || inScroller(el.parentElement);
+    scrollers.set(el, v);
+    return v;
   }
   function meet(a, b) {
     if (!a) return {left: b.left, top: b.top, right: b.right, bottom: b.bottom};
@@ -147,32 +195,37 @@ async (arg) => {
       chars.set(el, (chars.get(el) || 0) + compact(t.data).length);
     }
     if (!chars.size) chars.set(owner, 1);
-    const sizes = new Map(); let bold = 0, total = 0, seen = 0, main = owner, most = -1;
+    const sizes = new Map();
+    let bold = 0, total = 0, seen = 0, laidOut = 0, main = owner, most = -1;
     for (const [el, n] of chars) {
       const s = css(el);
       const size = parseFloat(s.fontSize);
       sizes.set(size, (sizes.get(size) || 0) + n);
       if (parseFloat(s.fontWeight) >= arg.boldWeight) bold += n;
-      if (shown(el)) seen += n;
+      const v = shown(el);
+      if (v === 2) seen += n;
+      if (v >= 1) laidOut += n;
       total += n;
       if (n > most) { most = n; main = el; }
     }
     let size = 0, votes = -1;
     for (const [s, n] of sizes) if (n > votes) { size = s; votes = n; }
-    return {size, bold: bold * 2 > total, seenShare: total ? seen / total : 0, main};
+    return {size, bold: bold * 2 > total, seenShare: total ? seen / total : 0,
+            laidOutShare: total ? laidOut / total : 0, main};
   }
 
+  // 1: shown; 2: shown but for opacity 0 (faded); 0: not shown.
   function visible(style, rect, clipEl) {
-    if (style.seenShare < arg.minShownShare) return false;
-    if (rect.width < arg.minSizePx || rect.height < arg.minSizePx) return false;
-    if (rect.right + sx <= 0 || rect.bottom + sy <= 0) return false;
-    if (rect.left + sx >= docW || rect.top + sy >= docH) return false;
+    if (rect.width < arg.minSizePx || rect.height < arg.minSizePx) return 0;
+    if (rect.right + sx <= 0 || rect.bottom + sy <= 0) return 0;
+    if (!inScroller(clipEl) && (rect.left + sx >= docW || rect.top + sy >= docH)) return 0;
     const clip = clipOf(clipEl);
     if (clip) {
       const m = meet(clip, rect);
-      if (m.right - m.left < arg.minSizePx || m.bottom - m.top < arg.minSizePx) return false;
+      if (m.right - m.left < arg.minSizePx || m.bottom - m.top < arg.minSizePx) return 0;
     }
-    return true;
+    if (style.seenShare >= arg.minShownShare) return 1;
+    return style.laidOutShare >= arg.minShownShare ? 2 : 0;
   }
 
   function row(owner, nodes, kind) {
@@ -182,11 +235,11 @@ async (arg) => {
     const shownRect = kind === 2 ? ownerRect : textBox;
     const rect = kind === 1 ? textBox : ownerRect;
     const text = rgba(css(style.main).color);
-    const seen = visible(style, shownRect, style.main) && text[3] > 0;
+    const seen = text[3] > 0 ? visible(style, shownRect, style.main) : 0;
     const ownerClip = clipOf(owner, true);
     const shownOwner = ownerClip ? meet(ownerClip, ownerRect) : ownerRect;
     return [rect.left + sx, rect.top + sy, rect.width, rect.height, style.size,
-            style.bold ? 1 : 0, seen ? 1 : 0, ...text, ...background(style.main), kind,
+            style.bold ? 1 : 0, seen, ...text, ...background(style.main), kind,
             shownOwner.left + sx, Math.max(0, shownOwner.right - shownOwner.left)];
   }
 

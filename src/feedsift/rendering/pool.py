@@ -6,7 +6,10 @@ and port) at a time: pages of a site share cookies and storage as they would in 
 reader's browser, pages of different sites share nothing. At most ``size`` contexts
 live at once; a site without an idle context takes a new one and the least recently
 used idle context of another site is closed first. A context whose page failed or ran
-out of time is closed, never reused.
+out of time is closed, never reused, and so is one that has rendered ``recycle_after``
+pages (:attr:`RenderOptions.context_pages <feedsift.rendering.browser.RenderOptions>`):
+a renderer process kept for a whole site grows by a few MB a page (its heap, style and
+resource caches), and closing the context is what returns that memory.
 
 Every request of every frame, popup and worker of a context goes through one route
 handler, which answers it by :func:`feedsift.rendering.network.decide` for the job the
@@ -55,6 +58,7 @@ class Slot:
     page: Page
     site: str
     job: PageJob | None = None
+    pages: int = 0  #: pages rendered in this context so far
 
 
 def site_of(url: str) -> str:
@@ -66,9 +70,13 @@ def site_of(url: str) -> str:
 class PagePool:
     """Contexts per site on one browser (see the module's docstring)."""
 
-    def __init__(self, browser: Browser, size: int, context_options: dict[str, object]) -> None:
+    def __init__(
+        self, browser: Browser, size: int, context_options: dict[str, object],
+        recycle_after: int = 0,
+    ) -> None:  # fmt: skip
         self._browser = browser
         self._size = max(1, size)
+        self._recycle_after = recycle_after
         self._options = context_options
         self._idle: OrderedDict[int, Slot] = OrderedDict()
         self._busy = 0
@@ -96,11 +104,14 @@ class PagePool:
             raise
 
     async def release(self, slot: Slot, reusable: bool) -> bool:
-        """Give a slot back (closed unless ``reusable``); ``False`` if it would not close."""
+        """Give a slot back (closed unless ``reusable``, or when it has rendered
+        ``recycle_after`` pages); ``False`` if it would not close."""
         slot.job = None
+        slot.pages += 1
         self._busy -= 1
         self._gate.release()
-        if reusable:
+        worn = 0 < self._recycle_after <= slot.pages
+        if reusable and not worn:
             self._idle[id(slot)] = slot
             return True
         return await close_slot(slot)
