@@ -54,11 +54,15 @@ def test_form_writes_from_elsewhere_are_refused(web: httpx.Client) -> None:
     cross = web.post("/feeds", data=form, headers={"Sec-Fetch-Site": "cross-site"})
     assert _error(cross, 403)
     assert _error(web.post("/feeds", data=form, headers={"Origin": "null"}), 403)
+    assert _error(web.post("/feeds", data=form, headers={"Origin": "http://[::1"}), 403)
+    proxied = str(web.base_url).replace("http://", "https://").rstrip("/")  # a TLS proxy
+    assert web.post("/feeds", data={"url": "http://tls.example/rss", "as_is": "on"},
+                    headers={"Origin": proxied}).status_code == 201
     same = web.post("/feeds", data=form, headers={"Origin": "null",  # the origin withheld
                                                   "Sec-Fetch-Site": "same-origin"})
     assert same.status_code == 201
     assert _error(web.post("/feeds/1/remove", headers={"Origin": "http://x.example"}), 403)
-    assert len(web.get("/api/feeds").json()["feeds"]) == 2  # the refused ones stored nothing
+    assert len(web.get("/api/feeds").json()["feeds"]) == 3  # the refused ones stored nothing
 
 
 def test_bad_form_posts(web: httpx.Client) -> None:

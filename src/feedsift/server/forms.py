@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -112,15 +112,24 @@ async def _upload(file: UploadFile) -> Upload:
 
 
 def require_same_origin(request: Request) -> None:
-    """403 unless the post comes from one of this server's pages (by its ``Origin``, else
-    its ``Sec-Fetch-Site``); a client that sends neither should use the JSON API."""
+    """403 unless the post comes from one of this server's pages: its ``Origin`` names the
+    host and port the request was sent to (else, when the browser withholds it, its
+    ``Sec-Fetch-Site`` says same-origin); a client that sends neither uses the JSON API."""
     origin = request.headers.get("origin")
     if origin is not None and origin != OPAQUE_ORIGIN:
-        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if origin.rstrip("/").lower() == own.lower():
+        if _origin_host(origin) == request.headers.get("host", "").lower() != "":
             return
         raise ApiError(403, f"this form must be posted from this server's own pages, not {origin}")
     if request.headers.get("sec-fetch-site", "").lower() in SAME_SITE_FETCHES:
         return
     raise ApiError(403, "a form post that changes something must come from this server's own "
                    "pages (no Origin header was sent): use the JSON API instead")  # fmt: skip
+
+
+def _origin_host(origin: str) -> str | None:
+    """The host and port of an ``Origin`` (the scheme is left out: behind a TLS proxy the
+    page is https and the request it sends here is http); None when it is no URL."""
+    try:
+        return urlsplit(origin).netloc.lower()
+    except ValueError:
+        return None
