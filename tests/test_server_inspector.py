@@ -76,6 +76,9 @@ def test_the_marked_page_is_inert(guarded_server: httpx.Client) -> None:
     for active in ("<script", "onerror", "onclick", "javascript:", "<img", "href=", "src="):
         assert active not in lowered, active
     assert "[the lamp room]" in frame and "a link" in frame  # alt text and link text stay
+    wrapped = PAGE.replace(b"<body>", b'<body><form action="/x" method="post">')
+    in_form = _frame(_page(guarded_server.post("/inspect", data={"html": wrapped.decode()})))
+    assert SENTENCE in in_form and "<form" not in in_form  # a page-wide form: unwrapped
     evil = _frame(_page(guarded_server.post("/inspect", data={"html": EVIL_PAGE.decode()})))
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in evil  # page text stays text
 

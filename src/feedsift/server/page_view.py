@@ -27,9 +27,10 @@ __all__ = ["KEPT_ATTRIBUTES", "MARKS", "marked_page"]
 #: (on* handlers, href, src, style, formaction...) or is noise for a reader.
 KEPT_ATTRIBUTES = frozenset({"colspan", "rowspan", "lang", "dir"})
 #: Elements dropped with their content from the copy: they show no text and could act.
-DROPPED = ("link", "meta", "base", "head", "frame", "frameset", "img", "picture", "form")
-#: Elements unwrapped (their text kept): interactive or embedding containers.
-UNWRAPPED = ("a", "label", "fieldset", "details", "summary")
+DROPPED = ("link", "meta", "base", "head", "frame", "frameset", "img", "picture")
+#: Elements unwrapped (their text kept): interactive or embedding containers; a ``<form>``
+#: too, since some platforms (ASP.NET) wrap the whole page in one.
+UNWRAPPED = ("a", "label", "fieldset", "details", "summary", "form")
 #: The attribute that carries a block element's decision, read by :data:`MARKS`.
 DECISION = "data-fs"
 #: Which decision an element shows when its blocks disagree: the one a reader looks for.
