@@ -14,6 +14,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
+from feedsift.cli.bench_common import EXIT_DATA, EXIT_OK, EXIT_USAGE, RESULTS_DIR, missing_default
 from feedsift.cli.numbers import whole_number
 from feedsift.errors import DatasetError, ModelError
 from feedsift.evaluation.bench import DEFAULT_TURN, BenchOptions, run_bench
@@ -31,8 +32,6 @@ from feedsift.evaluation.report import render_table, summarize, write_report
 __all__ = ["register", "run"]
 
 #: Where reports go when no path is given (git-ignored).
-RESULTS_DIR = Path("bench-results")
-EXIT_OK, EXIT_DATA, EXIT_USAGE = 0, 1, 2
 
 DESCRIPTION = f"""\
 Run feedsift and its peers side by side on gold datasets and score them.
@@ -220,14 +219,6 @@ def _fail(message: str, status: int) -> int:
 def _note(args: argparse.Namespace, message: str) -> None:
     if not args.quiet:
         print(message, file=sys.stderr)
-
-
-def missing_default(kind: str, path: Path, usage: str) -> str:
-    """The one-line reason a bench gives when the shared data it defaults to is missing."""
-    return (
-        f"the shared {kind} data is not there ({path} from {Path.cwd()}); "
-        f"run from the project folder next to ../shared, or pass a folder: {usage}"
-    )
 
 
 def _command(args: argparse.Namespace) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from feedsift.cli import EXIT_FAILED, EXIT_OK
-from feedsift.cli.bench_cmd import RESULTS_DIR, missing_default
+from feedsift.cli.bench_common import RESULTS_DIR, missing_default
 from feedsift.errors import DatasetError, RenderError
 from feedsift.evaluation.listings import DEFAULT_SITES_DIR
 from feedsift.evaluation.render_bench import RenderBenchOptions, posts_to_run, run_render_bench

@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from feedsift.api import bundled_extractor
 from feedsift.cli import EXIT_OK
-from feedsift.cli.bench_cmd import missing_default
+from feedsift.cli.bench_common import missing_default
 from feedsift.errors import DatasetError
 from feedsift.evaluation.peers import TrafilaturaPeer
 from feedsift.evaluation.stream import DEFAULT_STREAM_DIR, find_streams, replay_site

@@ -14,7 +14,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from feedsift.cli import EXIT_OK
-from feedsift.cli.bench_cmd import missing_default
+from feedsift.cli.bench_common import missing_default
 from feedsift.errors import DatasetError
 from feedsift.evaluation.templates_bench import (
     DEFAULT_TEMPLATES_DIR,
