@@ -76,3 +76,11 @@ def test_snippets_count_like_trafilatura() -> None:
     prf = snippet_prf(total)
     assert prf.precision == pytest.approx(4 / 5)
     assert prf.recall == pytest.approx(4 / 5)
+
+
+def test_mean_of_skips_pages_without_gold() -> None:
+    from feedsift.evaluation.metrics import mean_of
+
+    assert mean_of([1.0, None, 0.0, True]).value == 2 / 3
+    empty = mean_of([None, None])
+    assert empty.count == 0 and empty.value != empty.value  # NaN over no page

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,10 +21,12 @@ from feedsift.text.tokens import tokenize
 
 __all__ = [
     "PRF",
+    "Mean",
     "ShingleCounts",
     "SnippetCounts",
     "lcs_length",
     "lcs_prf",
+    "mean_of",
     "mean_prf",
     "shingle_counts",
     "shingle_prf",
@@ -132,3 +135,21 @@ def snippet_counts(extracted: str, with_: Sequence[str], without: Sequence[str])
 def snippet_prf(counts: SnippetCounts) -> PRF:
     """Pooled precision, recall and F1 from summed snippet counts."""
     return PRF.of(_ratio(counts.tp, counts.fp), _ratio(counts.tp, counts.fn))
+
+
+@dataclass(frozen=True, slots=True)
+class Mean:
+    """A mean over the pages that have gold for it (NaN over none)."""
+
+    total: float
+    count: int
+
+    @property
+    def value(self) -> float:
+        return self.total / self.count if self.count else math.nan
+
+
+def mean_of(values: Iterable[float | bool | None]) -> Mean:
+    """The mean of the values that are known (``None``: no gold for that page)."""
+    known = [float(v) for v in values if v is not None]
+    return Mean(sum(known), len(known))

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from feedsift.evaluation.metrics import Mean, mean_of
 from feedsift.evaluation.render_bench import ModeResult, PageRun, RenderBenchResult, SiteRun
 from feedsift.evaluation.report import format_table, markdown_table
 
@@ -51,18 +52,6 @@ LEGEND = (
 
 
 @dataclass(frozen=True, slots=True)
-class Mean:
-    """A mean over the pages that have gold for it (NaN over none)."""
-
-    total: float
-    count: int
-
-    @property
-    def value(self) -> float:
-        return self.total / self.count if self.count else math.nan
-
-
-@dataclass(frozen=True, slots=True)
 class RenderSummary:
     """Both modes over one site or all of them."""
 
@@ -81,11 +70,6 @@ class RenderSummary:
     errors: int
 
 
-def _mean(values: Sequence[float | bool | None]) -> Mean:
-    known = [float(v) for v in values if v is not None]
-    return Mean(sum(known), len(known))
-
-
 #: The three extractions of a page, by name.
 _MODES: dict[str, Callable[[PageRun], ModeResult | None]] = {
     "static": lambda p: p.static, "rendered": lambda p: p.rendered,
@@ -96,7 +80,7 @@ _MODES: dict[str, Callable[[PageRun], ModeResult | None]] = {
 def _of(pages: Sequence[PageRun], pick: Callable[[ModeResult], float | bool | None],
         mode: str) -> Mean:  # fmt: skip
     modes = [_MODES[mode](p) for p in pages]
-    return _mean([pick(m) for m in modes if m is not None])
+    return mean_of([pick(m) for m in modes if m is not None])
 
 
 def _median(values: Sequence[float]) -> float:

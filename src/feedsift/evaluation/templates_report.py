@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from feedsift.evaluation.metrics import Mean, mean_of
 from feedsift.evaluation.report import format_table
 from feedsift.evaluation.templates_bench import MAX_FIT_ITEMS, MethodRun, PageScore, SiteRun
 
@@ -45,18 +46,6 @@ EPSILON = 1e-9
 
 
 @dataclass(frozen=True, slots=True)
-class Mean:
-    """A mean over the pages that have gold for it (NaN over none)."""
-
-    total: float
-    count: int
-
-    @property
-    def value(self) -> float:
-        return self.total / self.count if self.count else math.nan
-
-
-@dataclass(frozen=True, slots=True)
 class MethodSummary:
     """One method over one site or several: detection, metadata, body, cost."""
 
@@ -80,11 +69,6 @@ class MethodSummary:
     page_cpu_seconds: float
 
 
-def _mean(values: Sequence[float | bool | None]) -> Mean:
-    known = [float(v) for v in values if v is not None]
-    return Mean(sum(known), len(known))
-
-
 def _detection(pages: Sequence[PageScore]) -> tuple[float | None, float | None]:
     """Precision and recall of post detection; undecided pages count as "not a post"."""
     if all(p.predicted is None for p in pages):
@@ -103,14 +87,14 @@ def summarize_method(method: str, runs: Sequence[MethodRun]) -> MethodSummary:
     return MethodSummary(
         method, len(runs), sum(1 for r in runs if r.fitted), len(posts), len(pages) - len(posts),
         precision, recall,
-        title=_mean([p.title for p in posts]),
-        date=_mean([p.date for p in posts]),
-        author=_mean([p.author for p in posts]),
-        tags=_mean([p.tags for p in posts]),
-        f1_in_feed=_mean([p.f1 for p in posts if p.in_feed]),
-        f1_not_in_feed=_mean([p.f1 for p in posts if not p.in_feed]),
-        title_not_in_feed=_mean([p.title for p in posts if not p.in_feed]),
-        date_not_in_feed=_mean([p.date for p in posts if not p.in_feed]),
+        title=mean_of([p.title for p in posts]),
+        date=mean_of([p.date for p in posts]),
+        author=mean_of([p.author for p in posts]),
+        tags=mean_of([p.tags for p in posts]),
+        f1_in_feed=mean_of([p.f1 for p in posts if p.in_feed]),
+        f1_not_in_feed=mean_of([p.f1 for p in posts if not p.in_feed]),
+        title_not_in_feed=mean_of([p.title for p in posts if not p.in_feed]),
+        date_not_in_feed=mean_of([p.date for p in posts if not p.in_feed]),
         errors=sum(1 for p in pages if p.error),
         fit_cpu_seconds=sum(r.fit_cpu_seconds for r in runs),
         page_cpu_seconds=sum(r.page_cpu_seconds for r in runs),
