@@ -14,7 +14,8 @@ import pytest
 from conftest import LoopbackServer
 from feedsift.server import ServerOptions
 from test_server_api import BODY_LIMIT, PAGE, SENTENCE, _error, _serve
-from test_server_pages import BROWSER, EVIL_PAGE, LOG_URL, _page
+from test_server_pages import EVIL_PAGE, LOG_URL, _page
+from test_server_site_pages import _own
 
 #: A page with markup that must not survive into the marked copy.
 ACTIVE = PAGE.replace(
@@ -33,10 +34,6 @@ def open_server(tmp_path: Path) -> Iterator[httpx.Client]:
 @pytest.fixture
 def guarded_server(tmp_path: Path) -> Iterator[httpx.Client]:
     yield from _serve(ServerOptions(db=tmp_path / "f.db", max_body_bytes=BODY_LIMIT))
-
-
-def _own(client: httpx.Client) -> dict[str, str]:
-    return {"Origin": str(client.base_url).rstrip("/"), **BROWSER}
 
 
 def _frame(page: str) -> str:

@@ -16,12 +16,17 @@ from test_server_api import BODY_LIMIT, COAST, FEED, TOKEN, _error, _fill, _serv
 from test_server_pages import BROWSER, _page
 
 
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[httpx.Client]:
+def _filled(tmp_path: Path) -> Path:
+    """A database of the API tests' articles, feed, template and errors."""
     path = tmp_path / "feedsift.db"
     with Store(path) as store:
         _fill(store)
-    yield from _serve(ServerOptions(db=path, max_body_bytes=BODY_LIMIT))
+    return path
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[httpx.Client]:
+    yield from _serve(ServerOptions(db=_filled(tmp_path), max_body_bytes=BODY_LIMIT))
 
 
 def _own(client: httpx.Client) -> dict[str, str]:
@@ -101,10 +106,7 @@ def test_error_pages_for_browsers_json_for_the_rest(web: httpx.Client) -> None:
 
 @pytest.fixture
 def signed_web(tmp_path: Path) -> Iterator[httpx.Client]:
-    path = tmp_path / "feedsift.db"
-    with Store(path) as store:
-        _fill(store)
-    yield from _serve(ServerOptions(db=path, token=TOKEN))
+    yield from _serve(ServerOptions(db=_filled(tmp_path), token=TOKEN))
 
 
 def test_with_a_token_the_pages_offer_no_write_forms(signed_web: httpx.Client) -> None:
