@@ -127,10 +127,11 @@ examples:
   feedsift extract saved/ --render --url https://example.org/ -f jsonl   (see rendering)
 
 explaining (--explain): instead of the article, each page's text blocks in document order,
-one line each: index, KEPT or removed, the stage that decided (block classifier, title
-block, tidy, comment list, listing items, forum thread, product specification, links
-only), the block classifier's content score, the block's role and the reason in words, and
-the block's first 80 characters. Formats txt (default) and json only; -o PATH is one file.
+one line each: index, KEPT or removed, the stage that decided (block classifier,
+navigation, title block, tidy, comment list, listing items, forum thread, product
+specification, links only), the block classifier's content score, the block's role and
+the reason in words, and the block's first 80 characters. Formats txt (default) and json
+only; -o PATH is one file.
 
 rendering (--render): by default the boxes, fonts and positions of the text blocks that the
 model reads are estimated from the markup. --render lays each page out in a headless

@@ -44,7 +44,7 @@ __all__ = [
 
 #: The step that decided a block, in the order they run.
 DecisionStage = Literal[
-    "block classifier", "not shown", "title block", "tidy", "comment list",
+    "block classifier", "navigation", "not shown", "title block", "tidy", "comment list",
     "listing items", "forum thread", "product specification", "links only",
 ]  # fmt: skip
 #: What a block is to the article.
@@ -141,17 +141,16 @@ def _block(
 
 
 def _decided_stage(trace: BlockTrace, content: np.ndarray, i: int) -> DecisionStage:
-    """The step of :meth:`~LearnedPageExtractor.decide` that settled block ``i``."""
-    if not trace.classified[i]:
-        return "block classifier"
-    if trace.shown is not None and not trace.shown[i]:
-        return "not shown"
-    if not trace.untitled[i]:
-        return "title block"
-    if not trace.tidied[i]:
-        return "tidy"
-    if not content[i]:
-        return "comment list"
+    """The step of :meth:`~LearnedPageExtractor.decide` that settled block ``i``: the first
+    whose mask drops it (a step that is off has no mask), else the classifier's keep."""
+    steps: tuple[tuple[np.ndarray | None, DecisionStage], ...] = (
+        (trace.classified, "block classifier"), (trace.navigated, "navigation"),
+        (trace.shown, "not shown"), (trace.untitled, "title block"), (trace.tidied, "tidy"),
+        (content, "comment list"),
+    )  # fmt: skip
+    for mask, stage in steps:
+        if mask is not None and not mask[i]:
+            return stage
     return "block classifier"
 
 
@@ -182,6 +181,7 @@ def _role(decision: BlockDecision, shown: ShownBlocks, stage: DecisionStage, i: 
 
 #: The reason of a decision by each step but the classifier's, when kept and when removed.
 _REASONS: dict[DecisionStage, tuple[str, str]] = {
+    "navigation": ("", "removed: inside the page's <nav> (navigation)"),
     "not shown": ("", "removed: the rendered page does not show it"),
     "title block": ("", "removed: the title is a field of its own"),
     "tidy": ("", "removed: a byline, post-end phrase or stray label (ad, 'read more')"),

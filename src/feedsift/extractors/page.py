@@ -39,6 +39,7 @@ from feedsift.extractors.listing import (
     teaser_list,
 )
 from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
+from feedsift.extractors.navigation import navigation_blocks
 from feedsift.extractors.pipeline import PageAnalysis, analyse_page
 from feedsift.extractors.product import specification_blocks
 from feedsift.extractors.roles import ClassRoleCache
@@ -92,9 +93,11 @@ class BlockTrace:
     the last step's, the decision's ``content``, drops the comment list on articles."""
 
     classified: np.ndarray  #: the block classifier's: content probability >= threshold
+    #: without the blocks inside the page's navigation (:mod:`~feedsift.extractors.navigation`)
+    navigated: np.ndarray
     untitled: np.ndarray  #: without the title block (a field of its own, unless it is all)
     tidied: np.ndarray  #: without bylines, post-end phrases and stray labels
-    #: the classifier's without the blocks the rendered page does not show (``None``: the
+    #: the previous step's without the blocks the rendered page does not show (``None``: the
     #: rule is off or the layout does not say what is shown; see ``drop_unshown``)
     shown: np.ndarray | None = None
 
@@ -170,17 +173,18 @@ class LearnedPageExtractor:
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         scores = block_scores(signals, table, context, self._block)
         classified = scores >= self.threshold
-        shown = _shown_only(classified, analysis.visible) if self.drop_unshown else None
-        untitled = (classified if shown is None else shown).copy()
+        navigated = classified & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
+        shown = _shown_only(navigated, analysis.visible) if self.drop_unshown else None
+        untitled = (navigated if shown is None else shown).copy()
         if title.block >= 0 and untitled.sum() > untitled[title.block]:
             untitled[title.block] = False  # the title is a field of its own, unless it is all
         tidied = tidy_body([b.text for b in page.view.blocks], signals, untitled)  # a new mask
         content = tidied.copy()
         if _page_kind(guess, listed=False) is PageKind.ARTICLE:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
+        trace = BlockTrace(classified, navigated, untitled, tidied, shown)
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
-                             content, _Kinds(guess, teasers),
-                             BlockTrace(classified, untitled, tidied, shown))  # fmt: skip
+                             content, _Kinds(guess, teasers), trace)  # fmt: skip
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
         return self.extract_decided(page, self.decide(page), options)
