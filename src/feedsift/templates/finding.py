@@ -115,11 +115,17 @@ class _Context:
 
 
 def find_item_paths(
-    values: ItemValues, page: ParsedPage, avoid: tuple[KeyPath, ...] = ()
+    values: ItemValues,
+    page: ParsedPage,
+    avoid: tuple[KeyPath, ...] = (),
+    *,
+    text: PageText | None = None,
 ) -> ItemPaths:
     """Every property of ``values`` located in ``page`` as a path; nodes the ``avoid``
-    paths find (and what they hold) are no candidates for title, author, date or tags."""
-    text = PageText(page.body)
+    paths find (and what they hold) are no candidates for title, author, date or tags.
+    ``text``: the page's text index (``PageText(page.body)``) when the caller has it, so
+    that a second search of the same page does not build it again."""
+    text = text if text is not None else PageText(page.body)
     content = _find_content(text, values.content)
     avoided = frozenset(node for path in avoid for node in find(page.root, path))
     context = _Context(page, text, content, _path(content), avoided)

@@ -44,7 +44,7 @@ from feedsift.templates.apply import (
 from feedsift.templates.feedvalues import ItemValues, is_comment_feed, item_values
 from feedsift.templates.finding import ItemPaths, find_item_paths
 from feedsift.templates.paths import KeyPath, find, merge, parse_path
-from feedsift.templates.textindex import value_tokens
+from feedsift.templates.textindex import PageText, value_tokens
 
 __all__ = [
     "CONFIRMING",
@@ -296,11 +296,14 @@ def _learn_items(
         values = item_values(entry)
         if values is not None and values.url in pages:
             learned.append(values)
-    items = [find_item_paths(values, pages[values.url]) for values in learned]
+    texts = [PageText(pages[values.url].body) for values in learned]  # built once a page
+    items = [find_item_paths(values, pages[values.url], text=text)
+             for values, text in zip(learned, texts, strict=True)]  # fmt: skip
     avoid = _constant_paths(items, learned, pages)
     if not avoid:
         return items
-    return [find_item_paths(values, pages[values.url], avoid) for values in learned]
+    return [find_item_paths(values, pages[values.url], avoid, text=text)
+            for values, text in zip(learned, texts, strict=True)]  # fmt: skip
 
 
 def _constant_paths(
