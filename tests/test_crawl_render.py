@@ -78,6 +78,12 @@ FEED = """<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel>
 <pubDate>Tue, 03 Nov 2026 08:00:00 GMT</pubDate><description>Sandbags.</description></item>
 </channel></rss>"""
 TITLES = {"/posts/one/": "The night the river rose", "/posts/two/": "Sandbags and tea"}
+#: A feed whose one item's page never finishes loading: it cannot render in any time.
+STUCK_FEED = """<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel>
+<title>The stuck blog</title><link>{base}/</link><description>Loops</description>
+<item><title>The night the river rose</title><link>{base}/posts/stuck/</link>
+<pubDate>Mon, 02 Nov 2026 08:00:00 GMT</pubDate><description>Stuck.</description></item>
+</channel></rss>"""
 
 
 @dataclass
@@ -91,19 +97,27 @@ class PromoSite:
         return [path for path, ua in self.requests if agent in ua]
 
 
+def _post(path: str) -> str:
+    return POST.format(title=TITLES[path], promo=PROMO)
+
+
 def _answer(site: PromoSite, path: str) -> tuple[int, str, bytes]:
-    if path == "/robots.txt":
-        return 200, "text/plain", b"User-agent: *\nAllow: /\n"
-    if path == "/feed.xml":
-        return 200, "application/rss+xml", FEED.format(base=site.base).encode()
-    if path in TITLES:
-        page = POST.format(title=TITLES[path], promo=PROMO)
-        return 200, "text/html; charset=utf-8", page.encode()
-    if path == "/theme.css":
-        return 200, "text/css", THEME
-    if path == "/picture.png":
-        return 200, "image/png", b"\x89PNG\r\n\x1a\n"
-    return 404, "text/plain", b"not here"
+    """The site's answer to ``path``: status, content type and body."""
+    html, rss = "text/html; charset=utf-8", "application/rss+xml"
+    stuck = _post("/posts/one/").replace("</body>", "<script>while (true) {}</script></body>")
+    answers = {
+        "/robots.txt": ("text/plain", b"User-agent: *\nAllow: /\n"),
+        "/feed.xml": (rss, FEED.format(base=site.base).encode()),
+        "/stuck.xml": (rss, STUCK_FEED.format(base=site.base).encode()),
+        "/theme.css": ("text/css", THEME),
+        "/picture.png": ("image/png", b"\x89PNG\r\n\x1a\n"),
+        "/posts/stuck/": (html, stuck.encode()),
+        **{post: (html, _post(post).encode()) for post in TITLES},
+    }
+    if path not in answers:
+        return 404, "text/plain", b"not here"
+    kind, body = answers[path]
+    return 200, kind, body
 
 
 @pytest.fixture
@@ -215,7 +229,7 @@ def test_the_resolver_serves_the_css_and_the_browser_fetches_nothing(
     settings = CrawlRendering(page_timeout_ms=10_000, fetch=POLICY)
     resources = FetchedStylesheets(settings.fetch)
     url = promo_site.base + "/posts/one/"
-    page = parse_page(POST.format(title=TITLES["/posts/one/"], promo=PROMO).encode(), url)
+    page = parse_page(_post("/posts/one/").encode(), url)
     try:
         with Renderer(settings.render_options()) as renderer:
             provider = RenderedLayout.for_page(renderer, page, resources)
@@ -243,7 +257,7 @@ def test_a_worker_layout_starts_its_browser_on_the_first_page(promo_site: PromoS
     layout = WorkerLayout(CrawlRendering(page_timeout_ms=10_000, fetch=POLICY))
     assert layout.report().tally.rendered == 0  # nothing launched yet
     url = promo_site.base + "/posts/two/"
-    page = parse_page(POST.format(title=TITLES["/posts/two/"], promo=PROMO).encode(), url)
+    page = parse_page(_post("/posts/two/").encode(), url)
     try:
         found = layout.layout(page.view, page)
     finally:
@@ -275,6 +289,45 @@ def test_crawl_render_on_a_site_with_a_stylesheet(
                for row in rows)  # fmt: skip
     assert promo_site.paths(USER_AGENT).count("/theme.css") == 1
     assert promo_site.paths(BROWSER_AGENT) == []
+
+
+@needs_browser
+def test_a_page_that_cannot_render_gets_the_estimate_and_is_counted(
+    capsys: pytest.CaptureFixture[str], promo_site: PromoSite, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "f.db")
+    feed = promo_site.base + "/stuck.xml"
+    assert run(capsys, "feeds", "add", feed, "--as-is", "--db", db)[0] == 0
+    status, out, err = run(capsys, "crawl", "--once", "--render", "--render-timeout", "1500",
+                           "--method", "page", "--db", db, *LOOPBACK)  # fmt: skip
+    assert status == 0 and "1 articles" in out, (out, err)
+    assert _rendering(out)[:2] == (0, 1)
+    stuck = promo_site.base + "/posts/stuck/"
+    assert err == f"feedsift: markup estimate used, not rendered: {stuck}: not rendered " \
+                  "within 1500 ms\n"  # fmt: skip
+    (row,) = _exported(capsys, db)
+    assert row["title"] == TITLES["/posts/one/"] and _layout_sources(row) == []
+
+
+@needs_browser
+def test_a_browser_that_does_not_start_leaves_every_page_to_the_estimate(
+    tmp_path: Path,
+) -> None:
+    broken = tmp_path / "chromium"
+    broken.write_text("#!/bin/sh\nexit 1\n")
+    broken.chmod(0o755)
+    layout = WorkerLayout(CrawlRendering(fetch=POLICY, executable_path=str(broken)))
+    pages = [parse_page(_post(path).encode(), f"http://site.test{path}") for path in TITLES]
+    try:
+        found = [layout.layout(page.view, page) for page in pages]
+    finally:
+        layout.close()
+    assert all(f.visible is None for f in found)  # the markup estimate says nothing of it
+    tally = layout.report().tally
+    assert (tally.rendered, tally.fallbacks) == (0, 2)
+    (reason,) = tally.reasons  # launched once, not again for the second page
+    assert reason.url == "http://site.test/posts/one/"
+    assert reason.reason.startswith(f"Chromium '{broken}' did not start")
 
 
 @needs_browser
