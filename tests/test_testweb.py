@@ -475,3 +475,17 @@ def test_ssg_blogs_serve_their_real_feeds_on_loopback() -> None:
                     assert client.get(link).status_code == 200, link
             assert {unquote(p.url) for p in site.posts} <= {unquote(link) for link in links}
             assert all(p.title for p in site.posts), name
+
+
+@pytest.mark.skipif(not SSG_ROOT.is_dir(), reason=f"{SSG_ROOT} is missing")
+def test_ssg_blogs_serve_their_saved_stylesheets_and_no_other_asset() -> None:
+    folder = next(p for p in sorted(SSG_ROOT.iterdir()) if (p / "assets/MANIFEST.json").is_file())
+    manifest = json.loads((folder / "assets/MANIFEST.json").read_text(encoding="utf-8"))
+    with TestWeb(ssg_root=SSG_ROOT) as web, httpx.Client(timeout=5.0) as client:
+        base = web.truth().site(folder.name).base_url
+        for path in manifest["css_files"]:
+            answer = client.get(base + path)
+            assert answer.status_code == 200 and answer.headers["content-type"] == "text/css"
+            assert answer.content == (folder / "assets" / path.lstrip("/")).read_bytes()
+        assert client.get(base + "/assets/MANIFEST.json").status_code == 404
+        assert client.get(base + "/../MANIFEST.json").status_code == 404

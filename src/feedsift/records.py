@@ -69,10 +69,12 @@ class BodyPart:
         return cls("table", text, rows=rows, head_rows=head_rows)
 
 
-#: The mechanisms a metadata field can come from.
+#: The mechanisms a metadata field can come from; ``browser``: the ``layout`` source of a
+#: page laid out in a headless browser (``--render``).
 SourceKind = Literal[
-    "json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag", "template"
-]
+    "json-ld", "opengraph", "meta", "dom", "htmldate", "model", "url", "title-tag", "template",
+    "browser",
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,11 @@ their state back on :meth:`ArrivalExtraction.save_sites`. The workers also seria
 article to the JSON the store keeps, which cost the loop as much as fetching did
 (``feedsift bench --pipeline`` profile). Feeds are parsed in a worker process of their own,
 bounded in time and memory (:mod:`feedsift.acquisition.feedworker`).
+
+With ``render`` (``--render``) every page the page-level model reads is laid out in a
+headless Chromium (:mod:`feedsift.crawl.rendering`): each worker process starts its own
+browser on its first page and closes it when the stage closes; with ``jobs=1`` the one
+browser lives in this process and renders from the extraction thread.
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ from typing import Literal, TypeVar
 
 from feedsift.acquisition.feedworker import FeedParsers, ParseLimits, TimedFeed
 from feedsift.api import bundled_extractor
+from feedsift.crawl.rendering import CrawlRendering, RenderReport, WorkerLayout, combine_reports
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
-from feedsift.errors import FeedsiftError, ModelError
+from feedsift.errors import FeedsiftError, InputError, ModelError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage, parse_page
@@ -48,6 +54,9 @@ from feedsift.text.tokens import tokenize_lower
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: Seconds a worker may take to close its browser when the stage closes.
+CLOSE_TIMEOUT_S = 30.0
 
 __all__ = [
     "ArrivalExtraction",
@@ -169,10 +178,18 @@ class ArrivalExtraction:
         options: ExtractOptions | None = None,
         site_level: SiteOptions | None = SiteOptions(),  # noqa: B008 (frozen, shared safely)
         feed_limits: ParseLimits | None = None,
+        render: CrawlRendering | None = None,
     ) -> None:
         self.extractor = extractor or bundled_extractor()
         self.jobs = max(1, jobs)
         self.options = options or ExtractOptions()
+        self.render = render
+        if render is not None and not isinstance(self.extractor, LearnedPageExtractor):
+            raise InputError("rendering needs the learned page-level extractor")
+        #: this process's browser layout (``jobs=1`` with ``render``; workers make their own)
+        self._layout = WorkerLayout(render) if render is not None and self.jobs == 1 else None
+        if self._layout is not None:
+            self.extractor = _laid_out(self.extractor, self._layout)
         self.feeds = FeedParsers(feed_limits)
         if site_level is not None and not isinstance(self.extractor, LearnedPageExtractor):
             site_level = None  # the hybrid needs the page-level model's block decisions
@@ -190,7 +207,7 @@ class ArrivalExtraction:
     def _executors(self) -> list[Executor]:
         if not self._pools:
             if self.jobs > 1:
-                args = (self.extractor, self.options, self.site_level)
+                args = (self.extractor, self.options, self.site_level, self.render)
                 self._pools = [
                     ProcessPoolExecutor(1, initializer=_start_worker, initargs=args)
                     for _ in range(self.jobs)
@@ -243,6 +260,18 @@ class ArrivalExtraction:
         )
         return [saved for part in parts for saved in part]
 
+    async def render_report(self) -> RenderReport | None:
+        """What rendering did so far, over every worker (``None`` without ``render``)."""
+        if self.render is None:
+            return None
+        if self._layout is not None:
+            return self._layout.report()
+        loop = asyncio.get_running_loop()
+        reports = await asyncio.gather(
+            *(loop.run_in_executor(pool, _worker_report) for pool in self._pools)
+        )  # no pools yet: no page was extracted, nothing rendered
+        return combine_reports(report for report in reports if report is not None)
+
     async def parse_feed(self, body: bytes, url: str, content_type: str | None) -> TimedFeed:
         """:func:`~feedsift.acquisition.feeds.parse_feed` in a worker process of its own,
         bounded in time and memory (:class:`~feedsift.acquisition.feedworker.FeedParsers`):
@@ -252,9 +281,30 @@ class ArrivalExtraction:
 
     def close(self) -> None:
         self.feeds.close()
+        if self.render is not None and self.jobs > 1:
+            _close_worker_layouts(self._pools)
         for pool in self._pools:
             pool.shutdown(wait=True, cancel_futures=True)
         self._pools = []
+        if self._layout is not None:
+            self._layout.close()
+
+
+def _laid_out(extractor: PageExtractor, layout: WorkerLayout) -> PageExtractor:
+    """``extractor`` reading its layout from ``layout`` (the constructor checked its type)."""
+    assert isinstance(extractor, LearnedPageExtractor)
+    return extractor.with_layout(layout)
+
+
+def _close_worker_layouts(pools: Sequence[Executor]) -> None:
+    """Each worker closes its browser (queued behind its work); one that does not answer in
+    time is left to end with its process (the browser's driver ends with it)."""
+    try:
+        closing = [pool.submit(_worker_close_layout) for pool in pools]
+        for future in closing:
+            future.result(CLOSE_TIMEOUT_S)
+    except Exception as exc:  # a worker that died or hangs: shutdown follows anyway
+        logger.warning("an extraction worker did not close its browser: %s", exc)
 
 
 @dataclass(slots=True)
@@ -264,14 +314,19 @@ class _WorkerState:
     extractor: PageExtractor | None = None
     options: ExtractOptions | None = None
     models: SiteModels | None = None
+    layout: WorkerLayout | None = None  #: with ``render``: its browser, started on demand
 
 
 _WORKER = _WorkerState()
 
 
 def _start_worker(
-    extractor: PageExtractor, options: ExtractOptions, site_level: SiteOptions | None
-) -> None:
+    extractor: PageExtractor, options: ExtractOptions, site_level: SiteOptions | None,
+    render: CrawlRendering | None,
+) -> None:  # fmt: skip
+    if render is not None:
+        _WORKER.layout = WorkerLayout(render)
+        extractor = _laid_out(extractor, _WORKER.layout)
     _WORKER.extractor, _WORKER.options = extractor, options
     if site_level is not None and isinstance(extractor, LearnedPageExtractor):
         _WORKER.models = SiteModels(extractor, site_level)
@@ -289,3 +344,12 @@ def _worker_call(function: Callable[..., T], args: tuple[object, ...]) -> T:
 
 def _worker_save(sites: tuple[str, ...]) -> list[SavedSite]:
     return save_sites(_WORKER.models, sites)
+
+
+def _worker_report() -> RenderReport | None:
+    return None if _WORKER.layout is None else _WORKER.layout.report()
+
+
+def _worker_close_layout() -> None:
+    if _WORKER.layout is not None:
+        _WORKER.layout.close()

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from feedsift.crawl.rendering import RenderReport
 
 __all__ = ["CrawlCounts", "Listener", "StageTimes"]
 
@@ -50,7 +54,21 @@ class CrawlCounts:
     left_to_others: int = 0  #: pending pages another process had claimed (shared database)
     taken_over: int = 0  #: pending pages taken over from a process that was killed
     bytes_fetched: int = 0
+    pages_rendered: int = 0  #: with --render: pages laid out by a browser
+    render_fallbacks: int = 0  #: with --render: pages that got the markup estimate instead
+    #: the first fallbacks' one-line reasons
+    render_fallback_reasons: tuple[str, ...] = ()
+    stylesheets_fetched: int = 0  #: with --render: stylesheets fetched for the browser
     times: StageTimes = field(default_factory=StageTimes)
+
+    def add_rendering(self, report: RenderReport | None) -> None:
+        """Count what the rendering did (``None``: the crawl did not render)."""
+        if report is None:
+            return
+        self.pages_rendered += report.tally.rendered
+        self.render_fallbacks += report.tally.fallbacks
+        self.render_fallback_reasons += tuple(r.reason for r in report.tally.reasons)
+        self.stylesheets_fetched += report.stylesheets.fetched
 
     def summary(self) -> str:
         """One line: what came in and what went wrong."""
@@ -66,4 +84,7 @@ class CrawlCounts:
                "but listings or site pages)" if self.templates_learned else "")
             + (f"; {self.left_to_others} pages left to other processes, {self.taken_over} "
                "taken over from stopped ones" if self.left_to_others or self.taken_over else "")
+            + (f"; {self.pages_rendered} pages rendered, {self.render_fallbacks} got the "
+               f"markup estimate, {self.stylesheets_fetched} stylesheets fetched"
+               if self.pages_rendered or self.render_fallbacks else "")
         )

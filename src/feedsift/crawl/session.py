@@ -23,6 +23,7 @@ from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.crawl.crawler import Crawler, CrawlOptions, utc_now
 from feedsift.crawl.extraction import ArrivalExtraction
+from feedsift.crawl.rendering import CrawlRendering
 from feedsift.crawl.report import CrawlCounts, Listener
 from feedsift.dedup.rules import load_rules
 from feedsift.extractors.base import PageExtractor
@@ -55,6 +56,8 @@ class SessionSettings:
     site_level: SiteOptions | None = field(default_factory=SiteOptions)
     #: the deadline and memory of feed parsing (see acquisition.feedworker)
     feed_limits: ParseLimits = field(default_factory=ParseLimits)
+    #: lay pages out in a headless Chromium per extraction worker (None: the estimate)
+    render: CrawlRendering | None = None
 
 
 async def run_session(
@@ -69,7 +72,7 @@ async def run_session(
     options = replace(settings.crawl, rules=load_rules(*settings.rule_files))
     extraction = ArrivalExtraction(
         settings.extractor, jobs=settings.jobs, site_level=settings.site_level,
-        feed_limits=settings.feed_limits,
+        feed_limits=settings.feed_limits, render=settings.render,
     )  # fmt: skip
     try:
         with Store(settings.db) as store:
@@ -83,6 +86,7 @@ async def run_session(
                         await crawler.run_round(all_feeds=all_feeds)
                     else:
                         await _watch(crawler)
+                    crawler.counts.add_rendering(await extraction.render_report())
                     return crawler.counts
             finally:
                 with contextlib.suppress(*store.connection.errors):  # a lost connection's

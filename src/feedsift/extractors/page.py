@@ -57,6 +57,7 @@ from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance
 __all__ = [
     "DEFAULT_BLOCK_THRESHOLD",
     "DEFAULT_MODEL_PATH",
+    "RENDERED_LAYOUT",
     "BlockDecision",
     "BlockTrace",
     "LearnedPageExtractor",
@@ -69,6 +70,9 @@ __all__ = [
 DEFAULT_MODEL_PATH = Path(str(files("feedsift") / "models" / "page-model.npz"))
 #: Content probability from which a block is kept, unless the bundle says otherwise.
 DEFAULT_BLOCK_THRESHOLD = 0.5
+#: What an article says when its page was laid out by a browser (``--render``) rather than
+#: estimated from the markup: a ``layout`` source (an article without one was estimated).
+RENDERED_LAYOUT = FieldSource("layout", "browser", "rendered in a headless Chromium")
 #: Whether blocks a rendered layout calls not shown leave the body by default: off, since
 #: on the ssg blogs it did not pass its bar (docs/rendering.md, part 3).
 DROP_UNSHOWN = False
@@ -254,7 +258,10 @@ class LearnedPageExtractor:
             posts=listing.teasers if listing else (), comments=found.comments,
             thread=thread.posts if thread else (),
         )  # fmt: skip
-        return _with_metadata(article, meta, title_source)
+        article = _with_metadata(article, meta, title_source)
+        if decision.analysis.visible is None:
+            return article
+        return replace(article, sources=(*article.sources, RENDERED_LAYOUT))
 
 
 def _shown_only(classified: np.ndarray, visible: np.ndarray | None) -> np.ndarray | None:

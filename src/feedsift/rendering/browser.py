@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -53,6 +54,7 @@ __all__ = [
     "RenderOptions",
     "RenderedPage",
     "Renderer",
+    "check_renderer",
     "chromium_path",
 ]
 
@@ -119,6 +121,16 @@ def chromium_path(option: str | None = None) -> str:
         )
     if not (os.path.isfile(found) and os.access(found, os.X_OK)):
         raise RenderError(f"Chromium {found!r} is not an executable file")
+    return found
+
+
+def check_renderer(executable_path: str | None = None) -> str:
+    """The Chromium a :class:`Renderer` would launch, once Playwright is known to be
+    installed too; :class:`RenderError` with a one-line reason otherwise. Starts nothing
+    (a caller that renders in other processes checks here first)."""
+    found = chromium_path(executable_path)
+    if importlib.util.find_spec("playwright") is None:
+        raise RenderError("playwright is not installed (pip install playwright)")
     return found
 
 

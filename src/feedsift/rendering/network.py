@@ -4,7 +4,8 @@ A rendered page reaches no network of its own. Every request is decided here:
 
 - the page's own document URL (a main-frame navigation) gets the HTML being rendered;
 - a URL the page's :class:`ResourceResolver` knows gets the resolver's bytes (a site's saved
-  stylesheets, or the crawl's own fetcher wrapped as a resolver);
+  stylesheets, or the crawl's stylesheets fetched by its own fetcher); a
+  :class:`KindResolver` is told what the request is for, and may answer some kinds only;
 - a URL on a loopback host (``127.0.0.1``, ``::1``, ``localhost``) goes to the network when
   the renderer allows loopback (a test server, the local test web);
 - everything else is aborted and recorded in the render's blocked list.
@@ -16,19 +17,22 @@ import mimetypes
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path, PurePosixPath
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from feedsift.acquisition.safety import is_loopback_host
 
 __all__ = [
     "DirectoryResources",
+    "KindResolver",
     "Resource",
+    "ResourceKind",
     "ResourceResolver",
     "Verdict",
     "browser_url",
     "decide",
     "is_loopback_url",
+    "resolve_request",
 ]
 
 #: Content type of a saved file whose suffix says nothing.
@@ -47,10 +51,33 @@ class Resource:
     content_type: str
 
 
+#: What a request is for, in Playwright's words (``Request.resource_type``): ``document``,
+#: ``stylesheet``, ``image``, ``font``, ``script``, ``fetch``, ``media``, ``other`` ...
+ResourceKind = str
+
+
 class ResourceResolver(Protocol):
     """Answers a subresource URL with its bytes, or ``None`` when it does not know it."""
 
     def resolve(self, url: str) -> Resource | None: ...
+
+
+@runtime_checkable
+class KindResolver(Protocol):
+    """A resolver that is told what each request is for, so that it can answer some kinds
+    only (the crawl's fetched stylesheets: CSS, never images, fonts or scripts)."""
+
+    def resolve(self, url: str) -> Resource | None: ...
+
+    def resolve_kind(self, url: str, kind: ResourceKind) -> Resource | None: ...
+
+
+def resolve_request(resources: ResourceResolver, url: str, kind: ResourceKind) -> Resource | None:
+    """What ``resources`` answers a request of ``kind`` for ``url`` with (a
+    :class:`KindResolver` is told the kind; any other resolver is asked by URL alone)."""
+    if isinstance(resources, KindResolver):
+        return resources.resolve_kind(url, kind)
+    return resources.resolve(url)
 
 
 class DirectoryResources:

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from feedsift.rendering.network import Resource, ResourceResolver, Verdict, decide
+from feedsift.rendering.network import (
+    Resource,
+    ResourceResolver,
+    Verdict,
+    decide,
+    resolve_request,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Route, WebSocketRoute
@@ -151,7 +157,7 @@ async def _answer(slot: Slot, route: Route) -> None:
     verdict = decide(url, job.url, navigation, None, job.allow_loopback)
     found: Resource | None = None
     if verdict is not Verdict.DOCUMENT and job.resources is not None:
-        found = await asyncio.to_thread(job.resources.resolve, url)
+        found = await asyncio.to_thread(resolve_request, job.resources, url, request.resource_type)
         verdict = decide(url, job.url, navigation, found, job.allow_loopback)
     if verdict is Verdict.BLOCK:
         job.blocked.append(url)

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar, cast
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
@@ -28,6 +28,12 @@ from feedsift.testweb.truth import FeedFormat, TruthFeed, TruthPost, TruthSite
 
 __all__ = ["SsgSite", "ssg_folders"]
 
+#: Folder of a blog's saved stylesheets, served at their URL paths.
+ASSETS = "assets"
+#: The only saved assets served: stylesheets (what a rendering crawl fetches).
+STYLESHEET_SUFFIX = ".css"
+#: Content type of a served stylesheet.
+CSS = "text/css"
 #: Content types by ``site.json``'s ``feed_format``.
 FEED_TYPES = {"rss20": "application/rss+xml", "atom": "application/atom+xml"}
 #: Characters left alone when a raw (Unicode) path is percent-encoded.
@@ -128,8 +134,17 @@ class SsgSite:
             return cached(self.feed, content_type)
         page = self.pages.get(_key(request.path))
         if page is None or not page.file.exists():
-            return not_found()
+            return self._stylesheet(request.path)
         return cached(self._rewrite(gzip.decompress(page.file.read_bytes())), HTML)
+
+    def _stylesheet(self, path: str) -> Response:
+        """A stylesheet the blog saved in ``assets/`` (at its URL path), else a 404: the
+        blog's theme for a crawl that renders (``crawl --render``)."""
+        relative = PurePosixPath(unquote(path).lstrip("/"))
+        if relative.suffix != STYLESHEET_SUFFIX or ".." in relative.parts:
+            return not_found()
+        file = self.folder.joinpath(ASSETS, *relative.parts)
+        return cached(file.read_bytes(), CSS) if file.is_file() else not_found()
 
     def feed_url(self) -> str:
         return self.base_url + quote(self.feed_path, safe=PATH_SAFE)
