@@ -25,7 +25,6 @@ from starlette.requests import Request
 
 from feedsift.acquisition.feedworker import FeedParsers
 from feedsift.api import bundled_extractor
-from feedsift.crawl.rendering import WorkerLayout
 from feedsift.extractors.base import PageExtractor
 from feedsift.server.options import ServerOptions
 from feedsift.server.rendering import laid_out, server_layout
@@ -51,8 +50,6 @@ class Services:
     parsers: FeedParsers  #: bounded feed parsing (worker processes) for subscribing
     lock: asyncio.Lock  #: held while the store is in use
     extractions: CapacityLimiter  #: bounds the extractions running at once
-    #: the browser the extractor reads its layout from (``--render``), else None
-    layout: WorkerLayout | None = None
 
     async def in_store(self, work: Callable[[Store], T]) -> T:
         """``work(store)`` in a worker thread, one call at a time."""
@@ -75,7 +72,7 @@ async def open_services(options: ServerOptions) -> AsyncIterator[Services]:
         parsers = FeedParsers()
         try:
             limiter = CapacityLimiter(EXTRACTIONS)
-            yield Services(options, store, extractor, parsers, asyncio.Lock(), limiter, layout)
+            yield Services(options, store, extractor, parsers, asyncio.Lock(), limiter)
         finally:
             parsers.close()
     finally:
