@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from feedsift.acquisition.fetcher import DEFAULT_TIMEOUT
 from feedsift.acquisition.safety import LOCALHOST_NAMES, is_loopback_host
 from feedsift.errors import ConfigError
+from feedsift.rendering.browser import RenderOptions
 from feedsift.storage.database import DEFAULT_DB
 from feedsift.storage.location import DatabaseTarget
 
@@ -15,6 +16,7 @@ __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_PORT",
+    "DEFAULT_RENDER_TIMEOUT_MS",
     "LOOPBACK_NAMES",
     "TOKEN_ENV",
     "ServerOptions",
@@ -28,6 +30,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 #: Largest request body read (a page to extract): real pages are < 5 MB, more is a dump.
 DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024
+#: Default page limit of ``--render`` (ms): the renderer's own.
+DEFAULT_RENDER_TIMEOUT_MS = RenderOptions().page_timeout_ms
 #: Environment variable holding the write token when ``--token`` is not given.
 TOKEN_ENV = "FEEDSIFT_TOKEN"
 #: Host names that mean this machine only (the SSRF guard's list).
@@ -50,6 +54,10 @@ class ServerOptions:
     allow_private_addresses: bool = False
     #: Seconds of network time for one fetch (redirects and body included).
     fetch_timeout: float = DEFAULT_TIMEOUT
+    #: Lay the pages extracted out in a headless Chromium, not by the markup estimate.
+    render: bool = False
+    #: With ``render``: the markup estimate for a page not rendered within this many ms.
+    render_timeout_ms: int = DEFAULT_RENDER_TIMEOUT_MS
 
 
 def is_loopback(host: str) -> bool:
@@ -70,3 +78,7 @@ def check_options(options: ServerOptions) -> None:
         raise ConfigError(f"not a TCP port: {options.port}")
     if not options.fetch_timeout > 0:
         raise ConfigError(f"the fetch timeout must be above 0 s, not {options.fetch_timeout}")
+    if options.render_timeout_ms < 1:
+        raise ConfigError(
+            f"the render timeout must be at least 1 ms, not {options.render_timeout_ms}"
+        )

@@ -5,7 +5,8 @@ The store has one database connection, so its work runs one call at a time
 (:meth:`Services.in_store`), each in a worker thread: the event loop keeps answering
 while a query or a write runs. Extractions run in worker threads too, a few at a time
 (:meth:`Services.in_extractor`), so that many large pages at once queue rather than take
-all the memory.
+all the memory. With ``--render`` the extractor reads its layout from one headless
+Chromium (:mod:`feedsift.server.rendering`), opened and closed with the rest.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from feedsift.acquisition.feedworker import FeedParsers
 from feedsift.api import bundled_extractor
 from feedsift.extractors.base import PageExtractor
 from feedsift.server.options import ServerOptions
+from feedsift.server.rendering import laid_out, server_layout
 from feedsift.storage import Store
 
 __all__ = ["EXTRACTIONS", "SERVICES_KEY", "Services", "open_services", "services_of"]
@@ -61,10 +63,12 @@ class Services:
 
 @asynccontextmanager
 async def open_services(options: ServerOptions) -> AsyncIterator[Services]:
-    """Open the database (created if missing) and load the extractor; close on exit."""
+    """Open the database (created if missing), load the extractor and, with ``render``,
+    its browser layout (the browser starts on the first page); close them on exit."""
     store = await run_in_threadpool(Store, options.db)
+    layout = server_layout(options)
     try:
-        extractor = await run_in_threadpool(bundled_extractor)
+        extractor = laid_out(await run_in_threadpool(bundled_extractor), layout)
         parsers = FeedParsers()
         try:
             limiter = CapacityLimiter(EXTRACTIONS)
@@ -72,6 +76,8 @@ async def open_services(options: ServerOptions) -> AsyncIterator[Services]:
         finally:
             parsers.close()
     finally:
+        if layout is not None:
+            await run_in_threadpool(layout.close)
         store.close()
 
 
