@@ -4,7 +4,9 @@ decisions, block by block, with the step that made each one.
 :meth:`LearnedPageExtractor.decide` builds the body in steps (recorded in its
 :class:`~feedsift.extractors.page.BlockTrace`): the block classifier keeps the blocks whose
 content probability reaches the threshold; with ``drop_unshown`` and a rendered layout,
-the blocks the page does not show leave it; the title block leaves the body (the title is a
+the blocks the page does not show leave it; with ``drop_after_visual_end`` and a rendered
+layout, on a page without a post-end phrase after the title, the blocks after the post's
+visual end leave it; the title block leaves the body (the title is a
 field of its own); bylines, post-end phrases and stray labels are tidied out; on an article
 the blocks of a list of comments go. Then the article shows, besides or instead of these,
 a listing's item titles and teasers, a forum thread's posts or a product's specification
@@ -44,7 +46,7 @@ __all__ = [
 
 #: The step that decided a block, in the order they run.
 DecisionStage = Literal[
-    "block classifier", "not shown", "title block", "tidy", "comment list",
+    "block classifier", "not shown", "visual end", "title block", "tidy", "comment list",
     "listing items", "forum thread", "product specification", "links only",
 ]  # fmt: skip
 #: What a block is to the article.
@@ -142,16 +144,14 @@ def _block(
 
 def _decided_stage(trace: BlockTrace, content: np.ndarray, i: int) -> DecisionStage:
     """The step of :meth:`~LearnedPageExtractor.decide` that settled block ``i``."""
-    if not trace.classified[i]:
-        return "block classifier"
-    if trace.shown is not None and not trace.shown[i]:
-        return "not shown"
-    if not trace.untitled[i]:
-        return "title block"
-    if not trace.tidied[i]:
-        return "tidy"
-    if not content[i]:
-        return "comment list"
+    steps: tuple[tuple[np.ndarray | None, DecisionStage], ...] = (
+        (trace.classified, "block classifier"), (trace.shown, "not shown"),
+        (trace.visual_end, "visual end"), (trace.untitled, "title block"),
+        (trace.tidied, "tidy"), (content, "comment list"),
+    )  # fmt: skip
+    for mask, stage in steps:
+        if mask is not None and not mask[i]:
+            return stage
     return "block classifier"
 
 
@@ -183,6 +183,8 @@ def _role(decision: BlockDecision, shown: ShownBlocks, stage: DecisionStage, i: 
 #: The reason of a decision by each step but the classifier's, when kept and when removed.
 _REASONS: dict[DecisionStage, tuple[str, str]] = {
     "not shown": ("", "removed: the rendered page does not show it"),
+    "visual end": ("", "removed: after the post's visual end (no post-end phrase after the "
+                       "title; the rendered page's visual blocks)"),
     "title block": ("", "removed: the title is a field of its own"),
     "tidy": ("", "removed: a byline, post-end phrase or stray label (ad, 'read more')"),
     "comment list": ("", "removed: inside a list of comments (comments are a field)"),

@@ -47,6 +47,7 @@ from feedsift.extractors.stages import block_scores, choose_title, score_subtree
 from feedsift.extractors.thread import Thread, find_thread
 from feedsift.extractors.title_ranker import RankerPage, choose_title_text, visible_titles
 from feedsift.extractors.token_classes import TokenClassCache
+from feedsift.extractors.visual_end import after_visual_end
 from feedsift.metadata import PageMetadata, read_metadata
 from feedsift.metadata.dates import htmldate_published
 from feedsift.parsing.layout import LayoutProvider
@@ -56,6 +57,7 @@ from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance
 __all__ = [
     "DEFAULT_BLOCK_THRESHOLD",
     "DEFAULT_MODEL_PATH",
+    "DROP_AFTER_VISUAL_END",
     "BlockDecision",
     "BlockTrace",
     "LearnedPageExtractor",
@@ -71,6 +73,9 @@ DEFAULT_BLOCK_THRESHOLD = 0.5
 #: Whether blocks a rendered layout calls not shown leave the body by default: off, since
 #: on the ssg blogs it did not pass its bar (docs/rendering.md, part 3).
 DROP_UNSHOWN = False
+#: Whether, on a rendered page without a post-end phrase after the title, the kept blocks
+#: after the post's visual end leave the body by default (docs/rendering.md, part 4).
+DROP_AFTER_VISUAL_END = False
 #: Where a ranked title string was first seen, as a provenance source (else the title block).
 _TITLE_SOURCES: dict[str, SourceKind] = {
     "json-ld": "json-ld", "opengraph": "opengraph", "meta": "meta", "dom": "dom",
@@ -97,6 +102,10 @@ class BlockTrace:
     #: the classifier's without the blocks the rendered page does not show (``None``: the
     #: rule is off or the layout does not say what is shown; see ``drop_unshown``)
     shown: np.ndarray | None = None
+    #: the mask before it without the blocks after the post's visual end (``None``: the rule
+    #: is off, the layout has no visual segments, or a post-end phrase follows the title;
+    #: see ``drop_after_visual_end``)
+    visual_end: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +143,9 @@ class LearnedPageExtractor:
         #: drop from the body the blocks a rendered layout says the page does not show
         #: (nothing changes with a layout that does not say: the static estimate)
         self.drop_unshown = DROP_UNSHOWN
+        #: on a rendered page without a post-end phrase after the title, drop from the body
+        #: the kept blocks in visual segments after the post's (:mod:`.visual_end`)
+        self.drop_after_visual_end = DROP_AFTER_VISUAL_END
 
     @classmethod
     def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
@@ -157,6 +169,15 @@ class LearnedPageExtractor:
         twin.drop_unshown = drop
         return twin
 
+    def with_drop_after_visual_end(self, drop: bool) -> LearnedPageExtractor:
+        """This extractor with :attr:`drop_after_visual_end` set to ``drop`` (a shallow
+        copy)."""
+        if drop == self.drop_after_visual_end:
+            return self
+        twin = copy.copy(self)
+        twin.drop_after_visual_end = drop
+        return twin
+
     def decide(self, page: ParsedPage) -> BlockDecision:
         """Run the learned block-level stages on a parsed page."""
         analysis = analyse_page(page, self.layout, self.roles, self.token_classes)
@@ -171,7 +192,9 @@ class LearnedPageExtractor:
         scores = block_scores(signals, table, context, self._block)
         classified = scores >= self.threshold
         shown = _shown_only(classified, analysis.visible) if self.drop_unshown else None
-        untitled = (classified if shown is None else shown).copy()
+        kept = classified if shown is None else shown
+        ended = self._visual_end(analysis, kept, title.block)
+        untitled = (kept if ended is None else ended).copy()
         if title.block >= 0 and untitled.sum() > untitled[title.block]:
             untitled[title.block] = False  # the title is a field of its own, unless it is all
         tidied = tidy_body([b.text for b in page.view.blocks], signals, untitled)  # a new mask
@@ -180,7 +203,20 @@ class LearnedPageExtractor:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content, _Kinds(guess, teasers),
-                             BlockTrace(classified, untitled, tidied, shown))  # fmt: skip
+                             BlockTrace(classified, untitled, tidied, shown, ended))  # fmt: skip
+
+    def _visual_end(
+        self, analysis: PageAnalysis, kept: np.ndarray, title: int
+    ) -> np.ndarray | None:
+        """``kept`` without the blocks after the post's visual end, when the rule is on and
+        applies (see :attr:`BlockTrace.visual_end`)."""
+        if not self.drop_after_visual_end or analysis.segment is None:
+            return None
+        after = after_visual_end(kept, analysis.segment, title, analysis.signals)
+        if after is None:
+            return None
+        found: np.ndarray = kept & ~after
+        return found
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
         return self.extract_decided(page, self.decide(page), options)
