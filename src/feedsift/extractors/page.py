@@ -193,7 +193,7 @@ class LearnedPageExtractor:
         classified = scores >= self.threshold
         shown = _shown_only(classified, analysis.visible) if self.drop_unshown else None
         kept = classified if shown is None else shown
-        ended = self._visual_end(analysis, kept, title.block)
+        ended = self._visual_end(analysis, kept, title.block, scores)
         untitled = (kept if ended is None else ended).copy()
         if title.block >= 0 and untitled.sum() > untitled[title.block]:
             untitled[title.block] = False  # the title is a field of its own, unless it is all
@@ -206,13 +206,14 @@ class LearnedPageExtractor:
                              BlockTrace(classified, untitled, tidied, shown, ended))  # fmt: skip
 
     def _visual_end(
-        self, analysis: PageAnalysis, kept: np.ndarray, title: int
+        self, analysis: PageAnalysis, kept: np.ndarray, title: int, scores: np.ndarray
     ) -> np.ndarray | None:
         """``kept`` without the blocks after the post's visual end, when the rule is on and
         applies (see :attr:`BlockTrace.visual_end`)."""
         if not self.drop_after_visual_end or analysis.segment is None:
             return None
-        after = after_visual_end(kept, analysis.segment, title, analysis.signals)
+        marker = analysis.signals.marker
+        after = after_visual_end(kept, analysis.segment, title, marker, scores)
         if after is None:
             return None
         found: np.ndarray = kept & ~after
