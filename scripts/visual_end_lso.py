@@ -5,6 +5,8 @@ sites out (docs/rendering.md, part 4).
     PYTHONPATH=src python scripts/visual_end_lso.py grid ../shared/sites/ssg /tmp/vips/cache \
         /tmp/vips/grid.jsonl
     PYTHONPATH=src python scripts/visual_end_lso.py lso /tmp/vips/grid.jsonl [FAMILY]
+    PYTHONPATH=src python scripts/visual_end_lso.py loss ../shared/sites/ssg /tmp/vips/cache
+    PYTHONPATH=src python scripts/visual_end_lso.py cost /tmp/vips/cache
 
 ``render`` measures every post once in Chromium (as ``feedsift bench --render`` does: the
 blog's ``assets/`` served, everything else blocked) and pickles each site's
@@ -12,7 +14,13 @@ blog's ``assets/`` served, everything else blocked) and pickles each site's
 render and writes, per post, the body F1 without the rule and with each variant (the
 same decision, its ``content`` cut by the variant; JSON lines); ``lso`` chooses the best
 variant, or "off", on 12 of the 24 sites (alternate sites in name order) and scores it on
-the other 12, then swaps. ``FAMILY`` limits the variants to those whose key contains it.
+the other 12, then swaps. ``FAMILY`` limits the variants to those whose key contains it;
+it also gives the *oracle*: per post, the best F1 of a cut after any of the last 8
+segments holding kept blocks (the headroom of any end rule on these segments). ``loss``
+says where the rendered extraction's extra words are, per site: kept blocks the gold does
+not hold (aligned as for training) before the first gold block, between, after the last,
+and how many pages have no post-end phrase after the title. ``cost`` gives the page
+script's time and its separator walk's, a page.
 
 Variants: the segmentation (gap limit 4 font sizes or none; every cue, or separators and
 gaps only) times two end rules: ``share`` (the run ends at the last segment with at least
@@ -48,6 +56,7 @@ from feedsift.rendering.browser_layout import BrowserLayout
 from feedsift.rendering.measure import PageMeasure
 from feedsift.rendering.provider import layout_of
 from feedsift.rendering.segments import SegmentOptions, visual_segments
+from feedsift.training.align import align_blocks
 
 GAPS = (4.0, 1e9)
 KINDS = {"all": {"separator", "background", "gap", "column"}, "sepgap": {"separator", "gap"}}
@@ -161,7 +170,8 @@ def _page_row(base: LearnedPageExtractor, page_html: bytes, url: str, gold: str,
             memo[key] = lcs_prf(article.text, gold).f1
         return memo[key]
 
-    row: dict[str, object] = {"base": f1(decision.content)}
+    base_f1 = f1(decision.content)
+    row: dict[str, object] = {"base": base_f1}
     variants: dict[str, float | None] = {}
     for gap in GAPS:
         for kind, cues in KINDS.items():
@@ -173,7 +183,24 @@ def _page_row(base: LearnedPageExtractor, page_html: bytes, url: str, gold: str,
                 if dropped is not None and dropped.any():
                     variants[key] = f1(decision.content & ~dropped)
     row["v"] = variants
+    row["oracle"] = max([base_f1, *(f1(c) for c in _cuts(decision, measure))])
     return row
+
+
+#: Segments (holding kept blocks, from the end) after which the oracle tries a cut.
+ORACLE_CUTS = 8
+
+
+def _cuts(decision: BlockDecision, measure: PageMeasure) -> list[np.ndarray]:
+    """The body cut after each of the last :data:`ORACLE_CUTS` segments with kept blocks
+    (none when a post-end phrase follows the title: the rule does not apply there)."""
+    kept, title = decision.content, decision.title_block
+    index = np.arange(len(kept))
+    if (decision.analysis.signals.marker[index > title] > 0).any():
+        return []
+    seg = _segments(measure, GAPS[0], KINDS["all"])
+    held = sorted(set(seg[kept & (index > title)].tolist()))
+    return [kept & (seg <= end) for end in held[-ORACLE_CUTS:-1]]
 
 
 def grid(root: Path, cache: Path, out: Path) -> None:
@@ -183,8 +210,8 @@ def grid(root: Path, cache: Path, out: Path) -> None:
             measures = pickle.loads((cache / f"{site.name}.pkl").read_bytes())
             for page in site.posts:
                 measure = measures[page.id]
-                if not isinstance(measure, PageMeasure) or page.gold is None:
-                    continue
+                if not isinstance(measure, PageMeasure) or page.gold is None or not page.gold.text:
+                    continue  # as the bench: a post without gold text has no F1
                 row = _page_row(base, read_page_html(page.path), page.url, page.gold.text,
                                 measure)  # fmt: skip
                 sink.write(json.dumps({"site": site.name, "page": page.id, **row}) + "\n")
@@ -193,8 +220,8 @@ def grid(root: Path, cache: Path, out: Path) -> None:
 
 def _f1(row: dict[str, object], key: str) -> float:
     base = float(row["base"])  # type: ignore[arg-type]
-    if key == "off":
-        return base
+    if key in ("off", "oracle"):
+        return base if key == "off" else float(row["oracle"])  # type: ignore[arg-type]
     value = row["v"][key]  # type: ignore[index]
     return base if value is None else float(value)
 
@@ -225,7 +252,55 @@ def lso(path: Path, family: str = "") -> None:
         tested["off"] += sum(_f1(r, "off") for r in held)
         tested["rule"] += sum(_f1(r, best) for r in held)
     print(f"both held-out halves ({len(rows)} posts): {tested['off'] / len(rows):.4f} -> "
-          f"{tested['rule'] / len(rows):.4f}")  # fmt: skip
+          f"{tested['rule'] / len(rows):.4f}; oracle {_mean(rows, 'oracle'):.4f}")  # fmt: skip
+    for key in keys[1:] if family else ():
+        print(f"  all sites, {key}: {_mean(rows, key):.4f}")
+
+
+def loss(root: Path, cache: Path) -> None:
+    base = bundled_extractor()
+    for site, _ in posts_to_run(root, None):
+        measures = pickle.loads((cache / f"{site.name}.pkl").read_bytes())
+        words = np.zeros(4)
+        unmarked = 0
+        for page in site.posts:
+            measure = measures[page.id]
+            if not isinstance(measure, PageMeasure) or page.gold is None:
+                continue
+            parsed = parse_page(read_page_html(page.path), page.url)
+            decision = base.with_layout(_Cached(measure)).decide(parsed)
+            words += _extra_words(parsed, decision, page.gold.text)
+            after = np.arange(len(decision.content)) > decision.title_block
+            unmarked += not (decision.analysis.signals.marker[after] > 0).any()
+        print(f"{site.name}: {len(site.posts)} posts, {unmarked} without a post-end phrase; extra "
+              f"words before {words[0]:.0f}, between {words[1]:.0f}, after {words[2]:.0f}; "
+              f"gold words kept {words[3]:.0f}")  # fmt: skip
+
+
+def _extra_words(parsed: ParsedPage, decision: BlockDecision, gold: str) -> np.ndarray:
+    """Kept words not in the gold before its first block, between, after; gold words kept."""
+    texts = [b.text for b in parsed.view.blocks]
+    labels = np.array(align_blocks(texts, gold).labels, dtype=bool)
+    words = decision.analysis.signals.words
+    inside = np.flatnonzero(labels)
+    if not len(inside):
+        return np.zeros(4)
+    index, extra = np.arange(len(texts)), decision.content & ~labels
+    places = (index < inside[0], (index >= inside[0]) & (index <= inside[-1]), index > inside[-1])
+    return np.array([*(words[extra & p].sum() for p in places),
+                     words[decision.content & labels].sum()])  # fmt: skip
+
+
+def cost(cache: Path) -> None:
+    script, walk = [], []
+    for path in sorted(cache.glob("*.pkl")):
+        for measure in pickle.loads(path.read_bytes()).values():
+            if isinstance(measure, PageMeasure):
+                script.append(measure.script_ms)
+                walk.append(measure.separator_ms)
+    print(f"{len(script)} pages: page script ms median {np.median(script):.1f}, p90 "
+          f"{np.percentile(script, 90):.1f}; separator walk ms median {np.median(walk):.1f}, "
+          f"p90 {np.percentile(walk, 90):.1f}, max {max(walk):.1f}")  # fmt: skip
 
 
 def main(argv: list[str]) -> None:
@@ -234,6 +309,10 @@ def main(argv: list[str]) -> None:
         render(Path(args[0]), Path(args[1]))
     elif command == "grid":
         grid(Path(args[0]), Path(args[1]), Path(args[2]))
+    elif command == "loss":
+        loss(Path(args[0]), Path(args[1]))
+    elif command == "cost":
+        cost(Path(args[0]))
     else:
         lso(Path(args[0]), args[1] if len(args) > 1 else "")
 
