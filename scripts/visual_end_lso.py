@@ -19,7 +19,8 @@ it also gives the *oracle*: per post, the best F1 of a cut after any of the last
 segments holding kept blocks (the headroom of any end rule on these segments). ``loss``
 says where the rendered extraction's extra words are, per site: kept blocks the gold does
 not hold (aligned as for training) before the first gold block, between, after the last,
-and how many pages have no post-end phrase after the title. ``cost`` gives the page
+and how many pages have no post-end phrase after the title, naming the pages with more
+than 500 such words after the last gold block. ``cost`` gives the page
 script's time and its separator walk's, a page.
 
 Variants: the segmentation (gap limit 4 font sizes or none; every cue, or separators and
@@ -257,6 +258,10 @@ def lso(path: Path, family: str = "") -> None:
         print(f"  all sites, {key}: {_mean(rows, key):.4f}")
 
 
+#: A page with more extra words than this after its last gold block is named by ``loss``.
+MANY_AFTER = 500
+
+
 def loss(root: Path, cache: Path) -> None:
     base = bundled_extractor()
     for site, _ in posts_to_run(root, None):
@@ -269,7 +274,11 @@ def loss(root: Path, cache: Path) -> None:
                 continue
             parsed = parse_page(read_page_html(page.path), page.url)
             decision = base.with_layout(_Cached(measure)).decide(parsed)
-            words += _extra_words(parsed, decision, page.gold.text)
+            extra = _extra_words(parsed, decision, page.gold.text)
+            words += extra
+            if extra[2] > MANY_AFTER:
+                print(f"  {page.id}: {extra[2]:.0f} words after the last gold block, "
+                      f"{extra[3]:.0f} gold words kept")  # fmt: skip
             after = np.arange(len(decision.content)) > decision.title_block
             unmarked += not (decision.analysis.signals.marker[after] > 0).any()
         print(f"{site.name}: {len(site.posts)} posts, {unmarked} without a post-end phrase; extra "
