@@ -50,11 +50,13 @@ def test_static_against_rendered_on_a_styled_blog(tmp_path: Path) -> None:
         assert page.hidden == SIDEBAR_BLOCKS  # the stylesheet was served and applied
         assert page.static.title and page.rendered.title
         assert page.static.f1 is not None and page.rendered.f1 is not None
+        assert page.visual_end is not None and page.visual_end.f1 is not None
     pooled = pooled_summary(result)
     assert pooled.posts == 2 and pooled.fallbacks == 0 and pooled.f1_rendered.count == 2
     assert result.peak_pss_mb > 0 and result.peak_anon_mb > 0 and result.restarts == 0
     text = render_text(result)
     assert "styled-blog" in text and "pooled (1 sites)" in text and "peak PSS" in text
+    assert "F1 visual end" in text and pooled.f1_visual_end.count == 2
     assert "| styled-blog | 2 |" in render_markdown(result, "feedsift bench --render x")
 
 
@@ -69,6 +71,7 @@ def test_the_command_writes_json_and_markdown(
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data["command"] == f"feedsift bench --render {SITE} --limit 1"
     assert data["pooled"]["posts"] == 1 and data["sites"][0]["hidden_share"]["value"] > 0
+    assert data["pooled"]["f1_visual_end"]["count"] == 1
     assert set(data["timing_ms"]) >= {"render_median", "static_median", "rendered_median"}
     assert data["browser"]["peak_pss_mb"] > 0
     assert len(data["pages"]["styled-blog"]) == 1

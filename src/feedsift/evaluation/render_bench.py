@@ -12,7 +12,8 @@ blocked). One Chromium serves every site.
 
 Per page: body word-LCS F1 against the gold text and the lenient title match (as
 ``feedsift bench`` scores them) in both modes, and in rendered mode once more with the
-blocks the page does not show dropped from the body (the same render), the wall time
+blocks the page does not show dropped from the body and once with the blocks after the
+post's visual end dropped (the same render), the wall time
 of each extraction, the browser's own time for the page (load and measure), the blocks
 it called hidden or put outside the main column, and the fallback reason when it could
 not render. Over the run:
@@ -106,6 +107,9 @@ class PageRun:
     #: rendered, with the blocks the page does not show dropped from the body (the same
     #: render: ``LearnedPageExtractor.drop_unshown``)
     unshown_out: ModeResult | None = None
+    #: rendered, with the blocks after the post's visual end dropped from the body (the
+    #: same render: ``LearnedPageExtractor.drop_after_visual_end``)
+    visual_end: ModeResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +209,7 @@ class _Extractors:
     static: LearnedPageExtractor
     rendered: LearnedPageExtractor
     unshown_out: LearnedPageExtractor  #: rendered, ``drop_unshown`` on
+    visual_end: LearnedPageExtractor  #: rendered, ``drop_after_visual_end`` on
 
 
 class _Remembered:
@@ -230,16 +235,17 @@ def _page_run(page: SitePage, extractors: _Extractors, watch: _Watch) -> PageRun
         static = _mode(extractors.static, parsed, page)
         rendered = _mode(extractors.rendered, parsed, page)
         unshown_out = _mode(extractors.unshown_out, parsed, page)
+        visual_end = _mode(extractors.visual_end, parsed, page)
     except (FeedsiftError, OSError) as exc:
         return PageRun(page.id, None, None, error=f"{type(exc).__name__}: {exc}")
     measure, fallback = watch.measure, watch.fallback
     if measure is None:
         return PageRun(page.id, static, rendered, fallback=fallback.reason if fallback else None,
-                       unshown_out=unshown_out)  # fmt: skip
+                       unshown_out=unshown_out, visual_end=visual_end)  # fmt: skip
     hidden = sum(not b.visible for b in measure.blocks)
     off = sum(b.visible and not b.main_column for b in measure.blocks)
     return PageRun(page.id, static, rendered, measure.elapsed_ms, len(measure.blocks),
-                   hidden, off, unshown_out=unshown_out)  # fmt: skip
+                   hidden, off, unshown_out=unshown_out, visual_end=visual_end)  # fmt: skip
 
 
 def _site_run(
@@ -249,9 +255,10 @@ def _site_run(
     layout = BrowserLayout(watch.renderer, site_resources(folder, site.posts),
                            on_fallback=watch.fell_back, on_measure=watch.measured)  # fmt: skip
     remembered = _Remembered(layout)
-    rendered = base.with_layout(remembered)
-    extractors = _Extractors(base.with_layout(None), rendered.with_drop_unshown(False),
-                             rendered.with_drop_unshown(True))  # fmt: skip
+    rendered = base.with_layout(remembered).with_drop_unshown(False)
+    extractors = _Extractors(base.with_layout(None), rendered.with_drop_after_visual_end(False),
+                             rendered.with_drop_unshown(True).with_drop_after_visual_end(False),
+                             rendered.with_drop_after_visual_end(True))  # fmt: skip
     runs = []
     for page in site.posts:
         runs.append(_page_run(page, extractors, watch))

@@ -40,12 +40,14 @@ REASON_LINES = 5
 #: Difference below which rendered counts as equal to static (float noise of means).
 EPSILON = 1e-9
 HEADERS = ["site", "posts", "F1 static", "F1 rendered", "F1 +/-", "F1 unshown out",
-           "title static", "title rendered", "title unshown out", "hidden", "off column",
-           "render ms", "fallbacks"]  # fmt: skip
+           "F1 visual end", "title static", "title rendered", "title unshown out",
+           "title visual end", "hidden", "off column", "render ms", "fallbacks"]  # fmt: skip
 LEGEND = (
     "F1: body word-LCS F1 against the Markdown gold; title: lenient match (case, quotes,",
     "dashes folded); unshown out: rendered, with the blocks the page does not show dropped",
-    "from the body; hidden: share of blocks the browser did not show; off column: share",
+    "from the body; visual end: rendered, with the blocks after the post's visual end",
+    "dropped (pages without a post-end phrase after the title); hidden: share of blocks",
+    "the browser did not show; off column: share",
     "of shown blocks outside the page's main column; render ms: the browser's load and",
     "measure a page (median); fallbacks: pages that got the static estimate.",
 )
@@ -63,6 +65,8 @@ class RenderSummary:
     title_rendered: Mean
     f1_unshown_out: Mean  #: rendered, blocks not shown dropped
     title_unshown_out: Mean
+    f1_visual_end: Mean  #: rendered, blocks after the post's visual end dropped
+    title_visual_end: Mean
     hidden: Mean  #: blocks not shown / blocks, over rendered pages
     off_column: Mean  #: shown blocks outside the main column / blocks
     render_ms: float  #: median, NaN when nothing rendered
@@ -73,7 +77,7 @@ class RenderSummary:
 #: The three extractions of a page, by name.
 _MODES: dict[str, Callable[[PageRun], ModeResult | None]] = {
     "static": lambda p: p.static, "rendered": lambda p: p.rendered,
-    "unshown_out": lambda p: p.unshown_out,
+    "unshown_out": lambda p: p.unshown_out, "visual_end": lambda p: p.visual_end,
 }  # fmt: skip
 
 
@@ -96,6 +100,7 @@ def _summary(name: str, pages: Sequence[PageRun]) -> RenderSummary:
         _of(pages, lambda m: m.title, "static"), _of(pages, lambda m: m.title, "rendered"),
         _of(pages, lambda m: m.f1, "unshown_out"),
         _of(pages, lambda m: m.title, "unshown_out"),
+        _of(pages, lambda m: m.f1, "visual_end"), _of(pages, lambda m: m.title, "visual_end"),
         Mean(sum(p.hidden for p in drawn), blocks), Mean(sum(p.off_column for p in drawn), blocks),
         _median([p.render_ms for p in drawn if p.render_ms is not None]),
         sum(p.fallback is not None for p in pages), sum(p.error is not None for p in pages),
@@ -155,8 +160,9 @@ def _delta(summary: RenderSummary) -> str:
 def _row(s: RenderSummary) -> list[str]:
     return [
         s.name, str(s.posts), _number(s.f1_static.value), _number(s.f1_rendered.value),
-        _delta(s), _number(s.f1_unshown_out.value), _number(s.title_static.value),
-        _number(s.title_rendered.value), _number(s.title_unshown_out.value),
+        _delta(s), _number(s.f1_unshown_out.value), _number(s.f1_visual_end.value),
+        _number(s.title_static.value), _number(s.title_rendered.value),
+        _number(s.title_unshown_out.value), _number(s.title_visual_end.value),
         _number(s.hidden.value, 2), _number(s.off_column.value, 2), _number(s.render_ms, 0),
         str(s.fallbacks),
     ]  # fmt: skip
@@ -218,7 +224,9 @@ def _summary_json(s: RenderSummary) -> dict[str, Any]:
         "name": s.name, "posts": s.posts, "f1_static": mean(s.f1_static),
         "f1_rendered": mean(s.f1_rendered), "title_static": mean(s.title_static),
         "title_rendered": mean(s.title_rendered), "f1_unshown_out": mean(s.f1_unshown_out),
-        "title_unshown_out": mean(s.title_unshown_out), "hidden_share": mean(s.hidden),
+        "title_unshown_out": mean(s.title_unshown_out),
+        "f1_visual_end": mean(s.f1_visual_end), "title_visual_end": mean(s.title_visual_end),
+        "hidden_share": mean(s.hidden),
         "off_column_share": mean(s.off_column), "render_ms_median": _json_float(s.render_ms),
         "fallbacks": s.fallbacks, "errors": s.errors,
     }  # fmt: skip

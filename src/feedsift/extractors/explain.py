@@ -4,7 +4,9 @@ decisions, block by block, with the step that made each one.
 :meth:`LearnedPageExtractor.decide` builds the body in steps (recorded in its
 :class:`~feedsift.extractors.page.BlockTrace`): the block classifier keeps the blocks whose
 content probability reaches the threshold; with ``drop_unshown`` and a rendered layout,
-the blocks the page does not show leave it; the title block leaves the body (the title is a
+the blocks the page does not show leave it; with ``drop_after_visual_end`` and a rendered
+layout, on a page without a post-end phrase after the title, the blocks after the post's
+visual end leave it; the title block leaves the body (the title is a
 field of its own); bylines, post-end phrases and stray labels are tidied out; on an article
 the blocks of a list of comments go. Then the article shows, besides or instead of these,
 a listing's item titles and teasers, a forum thread's posts or a product's specification
@@ -44,8 +46,8 @@ __all__ = [
 
 #: The step that decided a block, in the order they run.
 DecisionStage = Literal[
-    "block classifier", "navigation", "not shown", "title block", "tidy", "comment list",
-    "listing items", "forum thread", "product specification", "links only",
+    "block classifier", "navigation", "not shown", "visual end", "title block", "tidy",
+    "comment list", "listing items", "forum thread", "product specification", "links only",
 ]  # fmt: skip
 #: What a block is to the article.
 BlockRole = Literal["body", "title", "comment", "listing item", "thread post", "removed"]
@@ -145,8 +147,8 @@ def _decided_stage(trace: BlockTrace, content: np.ndarray, i: int) -> DecisionSt
     whose mask drops it (a step that is off has no mask), else the classifier's keep."""
     steps: tuple[tuple[np.ndarray | None, DecisionStage], ...] = (
         (trace.classified, "block classifier"), (trace.navigated, "navigation"),
-        (trace.shown, "not shown"), (trace.untitled, "title block"), (trace.tidied, "tidy"),
-        (content, "comment list"),
+        (trace.shown, "not shown"), (trace.visual_end, "visual end"),
+        (trace.untitled, "title block"), (trace.tidied, "tidy"), (content, "comment list"),
     )  # fmt: skip
     for mask, stage in steps:
         if mask is not None and not mask[i]:
@@ -183,6 +185,8 @@ def _role(decision: BlockDecision, shown: ShownBlocks, stage: DecisionStage, i: 
 _REASONS: dict[DecisionStage, tuple[str, str]] = {
     "navigation": ("", "removed: inside the page's <nav> (navigation)"),
     "not shown": ("", "removed: the rendered page does not show it"),
+    "visual end": ("", "removed: after the post's visual end (no post-end phrase after the "
+                       "title; the rendered page's visual blocks)"),
     "title block": ("", "removed: the title is a field of its own"),
     "tidy": ("", "removed: a byline, post-end phrase or stray label (ad, 'read more')"),
     "comment list": ("", "removed: inside a list of comments (comments are a field)"),

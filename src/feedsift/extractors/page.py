@@ -48,6 +48,7 @@ from feedsift.extractors.stages import block_scores, choose_title, score_subtree
 from feedsift.extractors.thread import Thread, find_thread
 from feedsift.extractors.title_ranker import RankerPage, choose_title_text, visible_titles
 from feedsift.extractors.token_classes import TokenClassCache
+from feedsift.extractors.visual_end import after_visual_end
 from feedsift.metadata import PageMetadata, read_metadata
 from feedsift.metadata.dates import htmldate_published
 from feedsift.parsing.layout import LayoutProvider
@@ -57,6 +58,7 @@ from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance
 __all__ = [
     "DEFAULT_BLOCK_THRESHOLD",
     "DEFAULT_MODEL_PATH",
+    "DROP_AFTER_VISUAL_END",
     "RENDERED_LAYOUT",
     "BlockDecision",
     "BlockTrace",
@@ -76,6 +78,10 @@ RENDERED_LAYOUT = FieldSource("layout", "browser", "rendered in a headless Chrom
 #: Whether blocks a rendered layout calls not shown leave the body by default: off, since
 #: on the ssg blogs it did not pass its bar (docs/rendering.md, part 3).
 DROP_UNSHOWN = False
+#: Whether, on a rendered page without a post-end phrase after the title, the kept blocks
+#: after the post's visual end leave the body by default: off, since on the ssg blogs it
+#: gained on three but lost 0.018 F1 on one, over the bar (docs/rendering.md, part 4).
+DROP_AFTER_VISUAL_END = False
 #: Where a ranked title string was first seen, as a provenance source (else the title block).
 _TITLE_SOURCES: dict[str, SourceKind] = {
     "json-ld": "json-ld", "opengraph": "opengraph", "meta": "meta", "dom": "dom",
@@ -104,6 +110,10 @@ class BlockTrace:
     #: the previous step's without the blocks the rendered page does not show (``None``: the
     #: rule is off or the layout does not say what is shown; see ``drop_unshown``)
     shown: np.ndarray | None = None
+    #: the mask before it without the blocks after the post's visual end (``None``: the rule
+    #: is off, the layout has no visual segments, or a post-end phrase follows the title;
+    #: see ``drop_after_visual_end``)
+    visual_end: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +151,9 @@ class LearnedPageExtractor:
         #: drop from the body the blocks a rendered layout says the page does not show
         #: (nothing changes with a layout that does not say: the static estimate)
         self.drop_unshown = DROP_UNSHOWN
+        #: on a rendered page without a post-end phrase after the title, drop from the body
+        #: the kept blocks in visual segments after the post's (:mod:`.visual_end`)
+        self.drop_after_visual_end = DROP_AFTER_VISUAL_END
 
     @classmethod
     def from_file(cls, path: Path = DEFAULT_MODEL_PATH) -> LearnedPageExtractor:
@@ -164,6 +177,15 @@ class LearnedPageExtractor:
         twin.drop_unshown = drop
         return twin
 
+    def with_drop_after_visual_end(self, drop: bool) -> LearnedPageExtractor:
+        """This extractor with :attr:`drop_after_visual_end` set to ``drop`` (a shallow
+        copy)."""
+        if drop == self.drop_after_visual_end:
+            return self
+        twin = copy.copy(self)
+        twin.drop_after_visual_end = drop
+        return twin
+
     def decide(self, page: ParsedPage) -> BlockDecision:
         """Run the learned block-level stages on a parsed page."""
         analysis = analyse_page(page, self.layout, self.roles, self.token_classes)
@@ -179,16 +201,32 @@ class LearnedPageExtractor:
         classified = scores >= self.threshold
         navigated = classified & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
         shown = _shown_only(navigated, analysis.visible) if self.drop_unshown else None
-        untitled = (navigated if shown is None else shown).copy()
+        kept = navigated if shown is None else shown
+        ended = self._visual_end(analysis, kept, title.block, scores)
+        untitled = (kept if ended is None else ended).copy()
         if title.block >= 0 and untitled.sum() > untitled[title.block]:
             untitled[title.block] = False  # the title is a field of its own, unless it is all
         tidied = tidy_body([b.text for b in page.view.blocks], signals, untitled)  # a new mask
         content = tidied.copy()
         if _page_kind(guess, listed=False) is PageKind.ARTICLE:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
-        trace = BlockTrace(classified, navigated, untitled, tidied, shown)
+        trace = BlockTrace(classified, navigated, untitled, tidied, shown, ended)
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content, _Kinds(guess, teasers), trace)  # fmt: skip
+
+    def _visual_end(
+        self, analysis: PageAnalysis, kept: np.ndarray, title: int, scores: np.ndarray
+    ) -> np.ndarray | None:
+        """``kept`` without the blocks after the post's visual end, when the rule is on and
+        applies (see :attr:`BlockTrace.visual_end`)."""
+        if not self.drop_after_visual_end or analysis.segment is None:
+            return None
+        marker = analysis.signals.marker
+        after = after_visual_end(kept, analysis.segment, title, marker, scores)
+        if after is None:
+            return None
+        found: np.ndarray = kept & ~after
+        return found
 
     def extract(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
         return self.extract_decided(page, self.decide(page), options)

@@ -47,6 +47,9 @@ class PageAnalysis:
     #: per block, whether the rendered page shows it (``None``: the layout does not say,
     #: as the static estimate never does)
     visible: np.ndarray | None = None
+    #: per block, the number of the visual segment of the rendered page holding it
+    #: (``None``: the layout does not segment, as the static estimate never does)
+    segment: np.ndarray | None = None
 
 
 def title_references(page: ParsedPage) -> list[str]:
@@ -69,4 +72,4 @@ def analyse_page(
     table = subtree_table(view, signals)
     titles = title_candidates(view, signals, title_references(page), page.url)
     tags = tuple(s.tag for s in view.subtrees)
-    return PageAnalysis(page, signals, table, titles, tags, found.visible)
+    return PageAnalysis(page, signals, table, titles, tags, found.visible, found.segment)

@@ -76,8 +76,10 @@ class Layout:
     """The boxes of all blocks of a page as parallel arrays (one entry per block).
 
     A renderer may also give, per block, whether it is shown (``visible``, bool), its
-    text's WCAG contrast ratio (``contrast``, NaN where unknown) and whether it lies in the
-    page's main column (``main_column``, bool); a static estimate leaves them ``None``.
+    text's WCAG contrast ratio (``contrast``, NaN where unknown), whether it lies in the
+    page's main column (``main_column``, bool) and the number of the visual segment holding
+    it (``segment``, int, from 0 in document order: :mod:`feedsift.rendering.segments`); a
+    static estimate leaves them ``None``.
     """
 
     x: np.ndarray
@@ -89,6 +91,7 @@ class Layout:
     visible: np.ndarray | None = None
     contrast: np.ndarray | None = None
     main_column: np.ndarray | None = None
+    segment: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.y)

@@ -79,6 +79,14 @@ FRAME_WAIT_MS = 50
 #: Share of a page's characters above which ``opacity:0`` alone is a reveal that a blocked
 #: script did not run, not a hiding: more than half of a page is never hidden on purpose.
 MAX_FADED_SHARE = 0.5
+#: Thinnest border (CSS px) that draws a separator line between two blocks.
+MIN_BORDER_PX = 1.0
+#: A border separates two blocks when its box is at least this share of the wider block's
+#: width: a rule across the text, not a bordered link, badge or ``<code>`` in a sentence.
+SEPARATOR_MIN_SHARE = 0.5
+#: Most nodes the separator walk visits between two blocks: the walks pass over the page
+#: once, except after a block matched out of order, which this bounds.
+MAX_WALK_STEPS = 20000
 #: Tags whose content the page walk skips without cutting the text (cleaning drops them
 #: and keeps their tails in place).
 SKIPPED_TAGS = frozenset(DROPPED_TAGS)
@@ -102,6 +110,10 @@ class BlockMeasure:
     contrast: float | None  #: WCAG ratio 1-21; None when the block was not found
     main_column: bool
     box: str  #: "owner", "text", "owner-unmatched" or "missing"
+    #: the colour behind the text (nearest ancestor background, composited over white)
+    background: tuple[float, float, float] = (255.0, 255.0, 255.0)
+    #: a separator (``<hr>``, a border) lies between the block before this one and it
+    separator_above: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +128,7 @@ class PageMeasure:
     blocked: tuple[str, ...]  #: requests the network rule aborted
     served: int
     memory_mb: float | None  #: the browser's memory after the page
+    separator_ms: float = 0.0  #: the part of ``script_ms`` spent finding separators
 
     @property
     def missing(self) -> int:
@@ -136,6 +149,9 @@ def measure_argument(view: BlockView) -> dict[str, Any]:
         "fontWaitMs": FONT_WAIT_MS,
         "settleRounds": SETTLE_ROUNDS,
         "frameWaitMs": FRAME_WAIT_MS,
+        "minBorderPx": MIN_BORDER_PX,
+        "separatorMinShare": SEPARATOR_MIN_SHARE,
+        "maxWalkSteps": MAX_WALK_STEPS,
     }
 
 
@@ -149,22 +165,24 @@ def measure_page(
     if not isinstance(value, dict) or len(value.get("rows") or ()) != len(view.blocks):
         raise RenderError(f"{page.url}: the page script gave no row per block")
     chars = [len(b.text) for b in view.blocks]
-    blocks = _blocks(value["rows"], chars)
+    separators = value.get("separators") or [0] * len(chars)
+    blocks = _blocks(value["rows"], chars, separators)
     return PageMeasure(
         blocks, float(value["width"]), float(value["height"]), page.elapsed_ms,
         float(value["ms"]), page.blocked, page.served, page.memory_mb,
+        float(value.get("separatorMs") or 0.0),
     )  # fmt: skip
 
 
 def _blocks(
-    rows: Sequence[Sequence[float] | None], chars: Sequence[int]
+    rows: Sequence[Sequence[float] | None], chars: Sequence[int], separators: Sequence[float]
 ) -> tuple[BlockMeasure, ...]:
     found = [_MISSING_ROW if row is None else tuple(map(float, row)) for row in rows]
     found = unfaded(found, chars)
     column = main_column(
         [r[15] for r in found], [r[16] for r in found], chars, [r[6] > 0 for r in found]
     )
-    return tuple(map(_block, found, column))
+    return tuple(map(_block, found, column, separators))
 
 
 #: The script's ``visible`` column: shown, or shown but for ``opacity:0`` (faded).
@@ -186,14 +204,15 @@ _MISSING_ROW: tuple[float, ...] = (
 )
 
 
-def _block(row: tuple[float, ...], in_column: bool) -> BlockMeasure:
-    """One script row (see :mod:`~.page_script`) as a record."""
+def _block(row: tuple[float, ...], in_column: bool, separator: float) -> BlockMeasure:
+    """One script row (see :mod:`~.page_script`) and its separator flag as a record."""
     kind = int(row[14])
     contrast = None if kind < 0 else contrast_ratio(row[7:11], row[11:14])
     return BlockMeasure(
         x=row[0], y=row[1], width=row[2], height=row[3], font_size=row[4],
         bold=row[5] > 0, visible=row[6] > 0, contrast=contrast, main_column=bool(in_column),
-        box=MISSING if kind < 0 else BOX_KINDS[kind],
+        box=MISSING if kind < 0 else BOX_KINDS[kind], background=(row[11], row[12], row[13]),
+        separator_above=bool(separator),
     )  # fmt: skip
 
 

@@ -5,7 +5,7 @@ For each owner element (``[data-fs-b]``) the script splits the owner's own text 
 the way :func:`feedsift.parsing.blocks.text_blocks` splits it into blocks (cut by ``<br>``
 and nested block elements, inline tags walked through, dropped tags skipped) and matches
 the groups to the owner's blocks in order by their text without spaces. It returns one
-row per block (``null`` for a block whose owner the browser's DOM no longer has):
+row per block (``null`` for a block whose owner the browser's DOM no longer has),
 
 ``[x, y, width, height, font_px, bold, visible, text_rgba(4), background_rgb(3), kind,
 owner_x, owner_width]``
@@ -17,6 +17,15 @@ found from; ``visible``: 1 shown, 0 not, 2 *faded*: shown but for ``opacity:0`` 
 an ancestor, which :mod:`~feedsift.rendering.measure` decides for the whole page). Font
 size and weight are those carrying most of the block's characters; the background is the
 nearest ancestor background colour, composited over white.
+
+With the rows comes one ``separators`` entry per block: 1 when a visual separator
+lies between the block before it (in document order) and it, else 0. A separator is an
+``<hr>``, the bottom border of a block-level element that ends between the two blocks or
+the top border of one that starts between them (drawn, at least ``minBorderPx`` wide, on a
+box at least ``separatorMinShare`` of the wider block's width: a bordered link or a
+``<code>`` inside a paragraph is no separator). One walk in document order from each
+block's last text node to the next block's first, so all the walks together pass over the
+page once (``separatorMs`` is their time).
 
 Before measuring, the script waits for web fonts (at most ``fontWaitMs``) and *settles*
 the page: every running animation and transition (``document.getAnimations()``: CSS
@@ -243,7 +252,56 @@ async (arg) => {
             shownOwner.left + sx, Math.max(0, shownOwner.right - shownOwner.left)];
   }
 
+  // A visible horizontal rule of a block-level element: its top or bottom border (1 px at
+  // least, drawn, not transparent), on a box at least `wide` px wide.
+  function edge(el, side, wide) {
+    const s = css(el), display = s.display;
+    if (display === 'none' || display === 'contents' || display.startsWith('inline')) return false;
+    const style = s['border' + side + 'Style'];
+    if (style === 'none' || style === 'hidden' || s.visibility !== 'visible') return false;
+    if (parseFloat(s['border' + side + 'Width']) < arg.minBorderPx) return false;
+    if (rgba(s['border' + side + 'Color'])[3] <= 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width >= wide && r.height > 0;
+  }
+  function rule(el, wide) {
+    const s = css(el);
+    if (s.display === 'none' || s.visibility !== 'visible') return false;
+    const r = el.getBoundingClientRect();
+    return r.width >= wide && r.height > 0;
+  }
+  // Whether a separator lies between the end of one block (its last text node `last`) and
+  // the start of the next (`first`): an <hr>, the bottom border of an element that ends
+  // between them, the top border of one that starts between them. One walk in document
+  // order from `last` to `first`, so all the walks together pass over the page once.
+  function separated(last, first, wide) {
+    if (!(last.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING)) return 0;
+    if (last.nodeType === 1 && last.contains(first)) return 0;
+    let n = last, leaving = true;
+    for (let step = 0; step < arg.maxWalkSteps; step++) {
+      if (leaving) {
+        if (n.nodeType === 1 && edge(n, 'Bottom', wide)) return 1;
+        if (n.nextSibling) { n = n.nextSibling; leaving = false; continue; }
+        n = n.parentNode;
+        if (!n || n === root) return 0;
+        continue;
+      }
+      if (n === first) return n.nodeType === 1 && edge(n, 'Top', wide) ? 1 : 0;
+      if (n.nodeType === 1) {
+        if (n.localName === 'hr' ? rule(n, wide) : edge(n, 'Top', wide)) return 1;
+        if (n.firstChild && (n.contains(first) || !SKIP.has(n.localName))) {
+          n = n.firstChild; continue;
+        }
+      }
+      leaving = true;
+    }
+    return 0;
+  }
+
   const rows = new Array(arg.texts.length).fill(null);
+  const ends = new Array(arg.texts.length).fill(null);
+  const ending = (nodes, owner) => nodes.length ? [nodes[0], nodes[nodes.length - 1]]
+                                                : [owner, owner];
   for (const owner of document.querySelectorAll('[' + arg.markAttr + ']')) {
     const ids = owner.getAttribute(arg.markAttr).split(' ').map(Number);
     const {groups, nested} = ownGroups(owner);
@@ -255,12 +313,23 @@ async (arg) => {
       while (at < groups.length && compact(groups[at].map((t) => t.data).join('')) !== want) at++;
       if (at < groups.length) {
         rows[id] = row(owner, groups[at], whole ? 0 : 1);
+        ends[id] = ending(groups[at], owner);
         g = at + 1;
       } else {
         rows[id] = row(owner, groups.flat(), 2);
+        ends[id] = ending(groups.flat(), owner);
       }
     }
   }
-  return {rows, width: docW, height: docH, ms: performance.now() - started};
+  const measured = performance.now() - started;
+  // separators[i]: one lies between block i - 1 and block i (0 for the first block)
+  const separators = new Array(arg.texts.length).fill(0);
+  for (let i = 1; i < ends.length; i++) {
+    if (!ends[i - 1] || !ends[i]) continue;
+    const wide = arg.separatorMinShare * Math.max(rows[i - 1][2], rows[i][2]);
+    separators[i] = separated(ends[i - 1][1], ends[i][0], wide);
+  }
+  return {rows, separators, width: docW, height: docH, ms: performance.now() - started,
+          separatorMs: performance.now() - started - measured};
 }
 """

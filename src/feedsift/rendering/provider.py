@@ -3,7 +3,7 @@
 :class:`RenderedLayout` gives the same units as
 :class:`~feedsift.parsing.layout.StaticLayout` (``x``/``width`` as fractions of the
 viewport's width, ``y``/``height`` of its height, font size in CSS px) and fills the
-optional ``visible``, ``contrast`` and ``main_column`` arrays of the
+optional ``visible``, ``contrast``, ``main_column`` and ``segment`` arrays of the
 :class:`~feedsift.parsing.layout.Layout`. A hidden block gets zero width and height (its
 ``x`` and ``y`` stay as measured), so features built on sizes see it as not shown.
 
@@ -23,6 +23,7 @@ from feedsift.rendering.browser import Renderer
 from feedsift.rendering.marking import marked_source, marked_tree
 from feedsift.rendering.measure import PageMeasure, measure_page
 from feedsift.rendering.network import ResourceResolver
+from feedsift.rendering.segments import segment_index, visual_segments
 
 __all__ = ["RenderedLayout", "layout_of"]
 
@@ -63,7 +64,8 @@ class RenderedLayout:
 
 
 def layout_of(measured: PageMeasure, viewport: tuple[int, int]) -> Layout:
-    """A measured page as a :class:`Layout` in viewport fractions (hidden: zero size)."""
+    """A measured page as a :class:`Layout` in viewport fractions (hidden: zero size), with
+    its visual segments (:func:`~feedsift.rendering.segments.visual_segments`)."""
     rows = np.array(
         [(b.x, b.y, b.width, b.height, b.font_size, b.bold, b.visible,
           np.nan if b.contrast is None else b.contrast, b.main_column)
@@ -78,4 +80,5 @@ def layout_of(measured: PageMeasure, viewport: tuple[int, int]) -> Layout:
         height=np.where(visible, rows[:, 3] / height, 0.0),
         font_size=rows[:, 4], bold=rows[:, 5] > 0, visible=visible, contrast=rows[:, 7],
         main_column=rows[:, 8] > 0,
+        segment=segment_index(visual_segments(measured.blocks), len(measured.blocks)),
     )  # fmt: skip
