@@ -9,7 +9,11 @@ used idle context of another site is closed first. A context whose page failed o
 out of time is closed, never reused, and so is one that has rendered ``recycle_after``
 pages (:attr:`RenderOptions.context_pages <feedsift.rendering.browser.RenderOptions>`):
 a renderer process kept for a whole site grows by a few MB a page (its heap, style and
-resource caches), and closing the context is what returns that memory.
+resource caches), and closing the context is what returns that memory. An idle context of
+another site is closed once ``idle_after`` pages have been given back since its last one
+(:attr:`RenderOptions.idle_pages <feedsift.rendering.browser.RenderOptions>`): a caller
+that has moved on to the next site does not keep the last one's renderer process alive
+beside it, while callers taking turns on a few sites keep theirs.
 
 Every request of every frame, popup and worker of a context goes through one route
 handler, which answers it by :func:`feedsift.rendering.network.decide` for the job the
