@@ -112,9 +112,9 @@ class RenderOptions:
     executable_path: str | None = None  #: else ``$FEEDSIFT_CHROMIUM``, else ``chromium``
     pool_size: int = 2  #: contexts (and pages rendering at once)
     page_timeout_ms: int = 15_000  #: load and measure one page
-    #: restart the browser above this anonymous RSS (0: never check); PSS runs about
-    #: 150 MB above it, so 450 guards the 600 MB PSS target on the heaviest stretches
-    memory_limit_mb: float = 450.0
+    #: restart the browser above this anonymous RSS (0: never check); the tree's PSS ran
+    #: 150-200 MB above it over the ssg blogs (peak 333 MB), so 400 keeps about 600 of PSS
+    memory_limit_mb: float = 400.0
     context_pages: int = 10  #: close a context after this many pages (0: never)
     #: close an idle context of another site once this many pages have been rendered
     #: since its last one (0: only when the pool needs its room): a caller that moved on
