@@ -21,6 +21,7 @@ from feedsift.parsing.layout import Layout, StaticLayout
 from feedsift.parsing.page import ParsedPage, parse_page
 from feedsift.rendering.browser import Renderer, RenderOptions, chromium_path
 from feedsift.rendering.measure import PageMeasure
+from feedsift.rendering.memory import command_line, tree_pids
 from feedsift.rendering.network import Resource, ResourceResolver
 from feedsift.rendering.provider import RenderedLayout
 
@@ -264,3 +265,31 @@ def test_a_context_is_closed_after_context_pages() -> None:
     with Renderer(options) as worn:
         seen = [worn.render("<p>x</p>", count, url="http://site.test/a").value for _ in range(5)]
     assert seen == [1, 2, 1, 2, 1]  # a new context (and renderer process) every 2 pages
+
+
+#: Page function counting the pages a context has rendered (its session storage).
+COUNT_PAGES = "() => { sessionStorage.n = (+sessionStorage.n || 0) + 1; return +sessionStorage.n; }"
+
+
+def _visits(options: RenderOptions, sites: str) -> list[int]:
+    with Renderer(options) as renderer:
+        return [renderer.render("<p>x</p>", COUNT_PAGES, url=f"http://{s}.test/").value
+                for s in sites]  # fmt: skip
+
+
+def test_an_idle_context_of_another_site_is_closed_after_idle_pages() -> None:
+    # two sites taking turns keep their contexts; once the caller moves on to site c,
+    # the contexts of a and b close one page after their last, so b starts afresh
+    kept = RenderOptions(idle_pages=0, page_timeout_ms=TIMEOUT_MS, pool_size=2)
+    assert _visits(kept, "ababccb") == [1, 1, 2, 2, 1, 2, 3]
+    closed = RenderOptions(idle_pages=1, page_timeout_ms=TIMEOUT_MS, pool_size=2)
+    assert _visits(closed, "ababccb") == [1, 1, 2, 2, 1, 2, 1]
+
+
+def test_a_context_has_one_renderer_process(renderer: Renderer) -> None:
+    # MEMORY_FEATURES_OFF: no omnibox-popup WebUI renderer, no spare renderer
+    renderer.render("<p>x</p>", "() => 1", url="http://one.test/")
+    pid = renderer.browser_pid
+    assert pid is not None
+    renderers = [c for c in map(command_line, tree_pids(pid)) if "--type=renderer" in c]
+    assert renderers and not any("--top-chrome-webui" in c for c in renderers)

@@ -9,7 +9,13 @@ import pytest
 
 from feedsift.errors import RenderError
 from feedsift.parsing.page import parse_page
-from feedsift.rendering.browser import CHROMIUM_ENV, chromium_path
+from feedsift.rendering.browser import (
+    CHROMIUM_ENV,
+    MEMORY_FEATURES_OFF,
+    RenderOptions,
+    chromium_path,
+    launch_args,
+)
 from feedsift.rendering.column import main_column
 from feedsift.rendering.marking import MARK_ATTR, marked_source, marked_tree
 from feedsift.rendering.measure import MAX_FADED_SHARE, contrast_ratio, unfaded
@@ -142,3 +148,18 @@ def test_missing_chromium_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(RenderError, match="no Chromium found"):
         chromium_path()
+
+
+def test_launch_args_carry_one_disable_features_switch() -> None:
+    # Chromium reads only the last --disable-features: Playwright's list, ours and the
+    # caller's must all be in the one switch, and it must come last
+    options = RenderOptions(allow_loopback=True, extra_args=("--x", "--disable-features=Foo,Bar"))
+    args = launch_args(options, "--mark=1")
+    switches = [a for a in args if a.startswith("--disable-features=")]
+    assert switches == [args[-1]]
+    off = args[-1].split("=", 1)[1].split(",")
+    assert {"HttpsUpgrades", "LocalNetworkAccessChecks", "Foo", "Bar"} <= set(off)
+    assert set(MEMORY_FEATURES_OFF) <= set(off) and len(off) == len(set(off))
+    assert "--x" in args and "--mark=1" in args
+    plain = launch_args(RenderOptions(), "--mark=1")[-1]
+    assert "LocalNetworkAccessChecks" not in plain and "Foo" not in plain

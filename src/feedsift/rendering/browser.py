@@ -50,12 +50,14 @@ __all__ = [
     "CHROMIUM_ARGS",
     "CHROMIUM_ENV",
     "LOOPBACK_ARGS",
+    "MEMORY_FEATURES_OFF",
     "NO_URL",
     "RenderOptions",
     "RenderedPage",
     "Renderer",
     "check_renderer",
     "chromium_path",
+    "launch_args",
 ]
 
 #: Environment variable naming the Chromium executable.
@@ -70,6 +72,27 @@ CHROMIUM_ARGS = (
 #: With loopback allowed: Chromium's Local Network Access checks would otherwise refuse a
 #: page at a public address (the page's own URL) the loopback resources it is let reach.
 LOOPBACK_ARGS = ("--disable-features=LocalNetworkAccessChecks",)
+#: Chromium features turned off to save memory (part 5, measured per process):
+MEMORY_FEATURES_OFF = (
+    #: each context's window preloads its omnibox popups (chrome://omnibox-popup.top-chrome)
+    #: in a WebUI renderer process of its own: 35-75 MB PSS a context, never used headless
+    "WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup",
+    #: a spare renderer process kept warm for the next navigation: 14-20 MB; our contexts
+    #: navigate one page at a time and a new context costs its process anyway
+    "SpareRendererForSitePerProcess",
+)  # fmt: skip
+#: Playwright's own ``--disable-features`` list (1.65): Chromium reads only the *last*
+#: ``--disable-features`` switch, so the one we add must carry these too (without
+#: ``HttpsUpgrades`` an ``http:`` page is fetched as ``https:`` first, and so on).
+PLAYWRIGHT_FEATURES_OFF = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+    "PreconnectToSearch",
+)  # fmt: skip
+#: The switch whose value lists features to turn off (comma-separated).
+FEATURES_OFF_SWITCH = "--disable-features="
 #: Document URL of a page rendered without one (``.invalid`` never resolves).
 NO_URL = "http://feedsift.invalid/"
 #: Switch that marks our browser process so /proc can find it (Chromium ignores it).
@@ -89,8 +112,14 @@ class RenderOptions:
     executable_path: str | None = None  #: else ``$FEEDSIFT_CHROMIUM``, else ``chromium``
     pool_size: int = 2  #: contexts (and pages rendering at once)
     page_timeout_ms: int = 15_000  #: load and measure one page
-    memory_limit_mb: float = 1024.0  #: restart the browser above this (0: never check)
+    #: restart the browser above this anonymous RSS (0: never check); the tree's PSS ran
+    #: 150-200 MB above it over the ssg blogs (peak 333 MB), so 400 keeps about 600 of PSS
+    memory_limit_mb: float = 400.0
     context_pages: int = 10  #: close a context after this many pages (0: never)
+    #: close an idle context of another site once this many pages have been rendered
+    #: since its last one (0: only when the pool needs its room): a caller that moved on
+    #: to another site frees it; 2, not 1, so two threads taking turns keep theirs
+    idle_pages: int = 2
     allow_loopback: bool = False  #: let requests to 127.0.0.1/::1/localhost through
     javascript: bool = True  #: run the pages' scripts
     viewport: tuple[int, int] = (1280, 800)  #: CSS pixels (the layout's units)
@@ -134,6 +163,19 @@ def check_renderer(executable_path: str | None = None) -> str:
     return found
 
 
+def launch_args(options: RenderOptions, marker: str) -> list[str]:
+    """The Chromium switches for ``options``: ours, then the caller's, with every
+    ``--disable-features`` (Playwright's, ours, the caller's) merged into one last switch."""
+    loopback = LOOPBACK_ARGS if options.allow_loopback else ()
+    args, off = [], [*PLAYWRIGHT_FEATURES_OFF, *MEMORY_FEATURES_OFF]
+    for arg in (*CHROMIUM_ARGS, *loopback, *options.extra_args, marker):
+        if arg.startswith(FEATURES_OFF_SWITCH):
+            off += [f for f in arg[len(FEATURES_OFF_SWITCH) :].split(",") if f]
+        else:
+            args.append(arg)
+    return [*args, FEATURES_OFF_SWITCH + ",".join(dict.fromkeys(off))]
+
+
 class Renderer:
     """One browser and its page pool (a context manager; :meth:`close` ends it)."""
 
@@ -166,6 +208,12 @@ class Renderer:
     def restarts(self) -> int:
         """How often the browser was restarted (memory limit, crash, stuck context)."""
         return self._session.restarts
+
+    @property
+    def browser_pid(self) -> int | None:
+        """The browser process now (its children are the renderers, GPU and utility
+        processes); ``None`` while it is being restarted."""
+        return self._session.pid
 
     def memory_mb(self, proportional: bool = False) -> float:
         """The browser process tree's memory now in MB (anonymous RSS; PSS if
@@ -238,6 +286,10 @@ class _Session:
             await self._playwright.stop()
             self._playwright = None
 
+    @property
+    def pid(self) -> int | None:
+        return self._pid
+
     def memory_mb(self, proportional: bool) -> float:
         return tree_memory_mb(self._pid, proportional) if self._pid is not None else 0.0
 
@@ -297,8 +349,7 @@ class _Session:
         try:
             self._browser = await self._playwright.chromium.launch(
                 executable_path=self._executable, headless=True,
-                args=[*CHROMIUM_ARGS, *(LOOPBACK_ARGS if options.allow_loopback else ()),
-                      *options.extra_args, self._marker],
+                args=launch_args(options, self._marker),
                 timeout=options.launch_timeout_ms,
             )  # fmt: skip
         except Exception as exc:
@@ -312,7 +363,7 @@ class _Session:
             "accept_downloads": False,
         }  # fmt: skip
         self._pool = PagePool(self._browser, options.pool_size, context_options,
-                              options.context_pages)  # fmt: skip
+                              options.context_pages, options.idle_pages)  # fmt: skip
         self._restart_due = False
 
     async def _close_browser(self) -> None:

@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["find_process", "tree_memory_mb"]
+__all__ = ["command_line", "find_process", "tree_memory_mb", "tree_pids"]
 
 PROC = Path("/proc")
 #: Bytes in a mebibyte.
@@ -42,17 +42,28 @@ def find_process(marker: str, exclude: str = "--type=") -> int | None:
 def tree_memory_mb(root: int, proportional: bool = False) -> float:
     """Anonymous RSS (PSS if ``proportional``) in MB of ``root`` and its descendants; 0
     when ``root`` is gone."""
+    return sum(_process_bytes(pid, proportional) for pid in tree_pids(root)) / MB
+
+
+def tree_pids(root: int) -> list[int]:
+    """``root`` and its descendants (``root`` alone when it has none or is gone)."""
     children: dict[int, list[int]] = {}
     for pid in _pids():
         parent = _parent(pid)
         if parent is not None:
             children.setdefault(parent, []).append(pid)
-    total, todo = 0, [root]
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
-        total += _process_bytes(pid, proportional)
+        found.append(pid)
         todo.extend(children.get(pid, ()))
-    return total / MB
+    return found
+
+
+def command_line(pid: int) -> str:
+    """A process's command line as one string ("" when gone): Chromium's child processes
+    rewrite theirs into one space-separated argument, so it is not split."""
+    return " ".join(a for a in _cmdline(pid) if a)
 
 
 def _pids() -> Iterator[int]:

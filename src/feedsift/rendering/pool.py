@@ -9,7 +9,11 @@ used idle context of another site is closed first. A context whose page failed o
 out of time is closed, never reused, and so is one that has rendered ``recycle_after``
 pages (:attr:`RenderOptions.context_pages <feedsift.rendering.browser.RenderOptions>`):
 a renderer process kept for a whole site grows by a few MB a page (its heap, style and
-resource caches), and closing the context is what returns that memory.
+resource caches), and closing the context is what returns that memory. An idle context of
+another site is closed once ``idle_after`` pages have been given back since its last one
+(:attr:`RenderOptions.idle_pages <feedsift.rendering.browser.RenderOptions>`): a caller
+that has moved on to the next site does not keep the last one's renderer process alive
+beside it, while callers taking turns on a few sites keep theirs.
 
 Every request of every frame, popup and worker of a context goes through one route
 handler, which answers it by :func:`feedsift.rendering.network.decide` for the job the
@@ -65,6 +69,7 @@ class Slot:
     site: str
     job: PageJob | None = None
     pages: int = 0  #: pages rendered in this context so far
+    released_at: int = 0  #: the pool's page count when this slot was last given back
 
 
 def site_of(url: str) -> str:
@@ -78,11 +83,13 @@ class PagePool:
 
     def __init__(
         self, browser: Browser, size: int, context_options: dict[str, object],
-        recycle_after: int = 0,
+        recycle_after: int = 0, idle_after: int = 0,
     ) -> None:  # fmt: skip
         self._browser = browser
         self._size = max(1, size)
         self._recycle_after = recycle_after
+        self._idle_after = idle_after
+        self._released = 0  # pages given back so far (the idle contexts' clock)
         self._options = context_options
         self._idle: OrderedDict[int, Slot] = OrderedDict()
         self._busy = 0
@@ -97,6 +104,7 @@ class PagePool:
         await self._gate.acquire()
         self._busy += 1
         try:
+            await self._close_stale(site)
             for key, slot in self._idle.items():
                 if slot.site == site:
                     del self._idle[key]
@@ -114,6 +122,8 @@ class PagePool:
         ``recycle_after`` pages); ``False`` if it would not close."""
         slot.job = None
         slot.pages += 1
+        self._released += 1
+        slot.released_at = self._released
         self._busy -= 1
         self._gate.release()
         worn = 0 < self._recycle_after <= slot.pages
@@ -121,6 +131,19 @@ class PagePool:
             self._idle[id(slot)] = slot
             return True
         return await close_slot(slot)
+
+    async def _close_stale(self, site: str) -> None:
+        """Close the idle contexts of other sites that ``idle_after`` pages have passed
+        by since their last page (a caller that has moved on to another site)."""
+        if self._idle_after <= 0:
+            return
+        stale = [
+            key
+            for key, slot in self._idle.items()
+            if slot.site != site and self._released - slot.released_at >= self._idle_after
+        ]
+        for key in stale:
+            await close_slot(self._idle.pop(key))
 
     async def clear(self) -> None:
         """Close every idle context."""
