@@ -7,31 +7,16 @@ tests/test_rendering.py is; the one about a missing Chromium runs everywhere.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from browser_support import needs_browser
 from conftest import ARTICLE_SENTENCE, PAGES
 from feedsift.cli import extract_cmd
 from feedsift.cli.main import main
-from feedsift.errors import RenderError
-from feedsift.rendering.browser import chromium_path
 from feedsift.rendering.browser_layout import BrowserLayout, RenderTally
 
-
-def _no_browser() -> str | None:
-    """Why no browser test can run here, or None."""
-    if importlib.util.find_spec("playwright") is None:
-        return "playwright is not installed"
-    try:
-        chromium_path()
-    except RenderError as exc:
-        return f"no Chromium to render with: {exc}"
-    return None
-
-
-needs_browser = pytest.mark.skipif(_no_browser() is not None, reason=str(_no_browser()))
 ARTICLE = str(PAGES / "article.html")
 #: A page whose script never ends: it cannot render within any time limit.
 STUCK = "<html><body><p>{}</p><script>while (true) {{}}</script></body></html>"

@@ -11,7 +11,6 @@ hides a promo block.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import threading
@@ -22,29 +21,16 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import needs_browser
 from feedsift.acquisition.fetcher import USER_AGENT, FetchPolicy
 from feedsift.cli.main import main
 from feedsift.crawl.rendering import CrawlRendering, WorkerLayout
-from feedsift.errors import RenderError
 from feedsift.parsing.page import parse_page
-from feedsift.rendering.browser import CHROMIUM_ENV, Renderer, chromium_path
+from feedsift.rendering.browser import CHROMIUM_ENV, Renderer
 from feedsift.rendering.provider import RenderedLayout
 from feedsift.rendering.stylesheets import FetchedStylesheets, StylesheetCounts
 from feedsift.testweb import TestWeb
 
-
-def _no_browser() -> str | None:
-    """Why no browser test can run here, or None."""
-    if importlib.util.find_spec("playwright") is None:
-        return "playwright is not installed"
-    try:
-        chromium_path()
-    except RenderError as exc:
-        return f"no Chromium to render with: {exc}"
-    return None
-
-
-needs_browser = pytest.mark.skipif(_no_browser() is not None, reason=str(_no_browser()))
 LOOPBACK = ("--allow-private", "--delay", "0", "--timeout", "3")
 #: Loopback fetching for the resolver's own tests: no delay, a short timeout.
 POLICY = FetchPolicy(allow_private=True, min_delay=0.0, timeout=3.0)

@@ -13,17 +13,14 @@ import pytest
 
 pytest.importorskip("playwright.async_api", reason="playwright is not installed")
 
+from browser_support import require_browser
 from feedsift.cli.main import main
-from feedsift.errors import RenderError
 from feedsift.evaluation.render_bench import RenderBenchOptions, run_render_bench, site_resources
 from feedsift.evaluation.render_report import pooled_summary, render_markdown, render_text
 from feedsift.evaluation.templates_bench import find_sites
-from feedsift.rendering.browser import RenderOptions, chromium_path
+from feedsift.rendering.browser import RenderOptions
 
-try:
-    chromium_path()
-except RenderError as exc:
-    pytest.skip(f"no Chromium to render with: {exc}", allow_module_level=True)
+require_browser()
 
 SITE = Path(__file__).parent / "fixtures" / "render" / "styled-blog"
 #: Blocks of the sidebar that assets/css/site.css hides, per page.

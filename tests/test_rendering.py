@@ -16,19 +16,17 @@ import pytest
 
 pytest.importorskip("playwright.async_api", reason="playwright is not installed")
 
+from browser_support import require_browser
 from feedsift.errors import RenderError
 from feedsift.parsing.layout import Layout, StaticLayout
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.rendering.browser import Renderer, RenderOptions, chromium_path
+from feedsift.rendering.browser import Renderer, RenderOptions
 from feedsift.rendering.measure import PageMeasure
 from feedsift.rendering.memory import command_line, tree_pids
 from feedsift.rendering.network import Resource, ResourceResolver
 from feedsift.rendering.provider import RenderedLayout
 
-try:
-    chromium_path()
-except RenderError as exc:
-    pytest.skip(f"no Chromium to render with: {exc}", allow_module_level=True)
+require_browser()
 
 #: Page time limit of the module's renderer (ms): the test pages take well under 1 s.
 TIMEOUT_MS = 2500

@@ -10,7 +10,6 @@ Chromium runs everywhere.
 
 from __future__ import annotations
 
-import importlib.util
 import signal
 import socket
 import subprocess
@@ -25,27 +24,14 @@ import httpx
 import pytest
 import uvicorn
 
+from browser_support import needs_browser, no_browser
 from conftest import LoopbackServer
 from feedsift.acquisition.fetcher import USER_AGENT
 from feedsift.cli.main import main
-from feedsift.errors import RenderError
-from feedsift.rendering.browser import CHROMIUM_ENV, chromium_path
+from feedsift.rendering.browser import CHROMIUM_ENV
 from feedsift.server import ServerOptions
 from feedsift.server.app import build_app
 
-
-def _no_browser() -> str | None:
-    """Why no browser test can run here, or None."""
-    if importlib.util.find_spec("playwright") is None:
-        return "playwright is not installed"
-    try:
-        chromium_path()
-    except RenderError as exc:
-        return f"no Chromium to render with: {exc}"
-    return None
-
-
-needs_browser = pytest.mark.skipif(_no_browser() is not None, reason=str(_no_browser()))
 #: Seconds a server may take to start (it loads the extraction model: about a second).
 START_SECONDS = 30.0
 #: The page limit of the test servers: a page here renders in well under a second.
@@ -107,8 +93,8 @@ def _serve(options: ServerOptions) -> Iterator[httpx.Client]:
 @pytest.fixture(scope="module")
 def rendering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     """A server with ``--render`` that may fetch loopback pages and stylesheets."""
-    if _no_browser() is not None:
-        pytest.skip(str(_no_browser()))
+    if no_browser() is not None:
+        pytest.skip(str(no_browser()))
     db = tmp_path_factory.mktemp("render") / "f.db"
     options = ServerOptions(db=db, render=True, render_timeout_ms=RENDER_TIMEOUT_MS,
                             allow_private_addresses=True)  # fmt: skip

@@ -13,18 +13,15 @@ import pytest
 
 pytest.importorskip("playwright.async_api", reason="playwright is not installed")
 
+from browser_support import require_browser
 from feedsift.api import bundled_extractor
-from feedsift.errors import RenderError
 from feedsift.extractors.explain import explain_page
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.rendering.browser import Renderer, RenderOptions, chromium_path
+from feedsift.rendering.browser import Renderer, RenderOptions
 from feedsift.rendering.provider import RenderedLayout
 from feedsift.rendering.segments import visual_segments
 
-try:
-    chromium_path()
-except RenderError as exc:
-    pytest.skip(f"no Chromium to render with: {exc}", allow_module_level=True)
+require_browser()
 
 #: One cue of each kind, and two look-alikes that must not cut: a link underlined by a
 #: border and a bordered ``<code>`` inside a sentence.

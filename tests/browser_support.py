@@ -1,0 +1,35 @@
+"""What the tests that drive a real Chromium share: why none can run here, as a reason,
+a skip mark and a module-level skip (Playwright missing, or no Chromium to launch)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from feedsift.errors import RenderError
+from feedsift.rendering.browser import chromium_path
+
+__all__ = ["needs_browser", "no_browser", "require_browser"]
+
+
+def no_browser() -> str | None:
+    """Why no browser test can run here, or None."""
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright is not installed"
+    try:
+        chromium_path()
+    except RenderError as exc:
+        return f"no Chromium to render with: {exc}"
+    return None
+
+
+#: Marks a test that launches Chromium: skipped, with the reason, where it cannot.
+needs_browser = pytest.mark.skipif(no_browser() is not None, reason=str(no_browser()))
+
+
+def require_browser() -> None:
+    """Skip the calling test module, with the reason, where no browser can run."""
+    reason = no_browser()
+    if reason is not None:
+        pytest.skip(reason, allow_module_level=True)
