@@ -5,9 +5,6 @@ to it with httpx; pages to fetch and feeds to find come from the loopback web of
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -15,7 +12,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from conftest import LoopbackServer
 from feedsift.acquisition.feeds import parse_feed
@@ -28,13 +24,12 @@ from feedsift.server.app import build_app
 from feedsift.storage import ErrorRecord, NewArticle, NewDocument, NewTemplate, Store
 from feedsift.storage.location import DatabaseTarget
 from feedsift.templates.learner import FeedTemplate
+from live_app import serve_app
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 #: The body limit of the test servers: small, so an over-limit body is quick to send.
 BODY_LIMIT = 64 * 1024
 TOKEN = "s3cret-token"
-#: Seconds a test server may take to start (it loads the extraction model: about 1 s).
-START_SECONDS = 30.0
 
 PAGE = b"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>The keepers' log | Coast Notes</title>
@@ -148,29 +143,6 @@ def _fill(store: Store) -> dict[str, int]:
 # --- servers ------------------------------------------------------------------------------
 
 
-def _serve(options: ServerOptions) -> Iterator[httpx.Client]:
-    """The app of ``options`` served by uvicorn on a free loopback port, and a client of it."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(build_app(options), lifespan="on", log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + START_SECONDS
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False,
-                          timeout=30.0) as client:  # fmt: skip
-            yield client
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-
-
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
     path = tmp_path_factory.mktemp("serve") / "feedsift.db"
@@ -181,7 +153,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
 @pytest.fixture(scope="module")
 def api(db: tuple[Path, dict[str, int]]) -> Iterator[httpx.Client]:
     """The server with its defaults (on loopback, no token, private addresses refused)."""
-    yield from _serve(ServerOptions(db=db[0], max_body_bytes=BODY_LIMIT))
+    yield from serve_app(ServerOptions(db=db[0], max_body_bytes=BODY_LIMIT))
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +162,7 @@ def open_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]
     pages, on an empty database of its own."""
     options = ServerOptions(db=tmp_path_factory.mktemp("open") / "feeds.db", host="0.0.0.0",
                             token=TOKEN, allow_private_addresses=True)  # fmt: skip
-    yield from _serve(options)
+    yield from serve_app(options)
 
 
 SIGNED = {"Authorization": f"Bearer {TOKEN}"}
@@ -495,7 +467,7 @@ def test_the_same_answers_from_sqlite_and_postgresql(database: DatabaseTarget) -
     a site's report, served from a database of each kind."""
     with Store(database) as store:
         ids = _fill(store)
-    for client in _serve(ServerOptions(db=database)):
+    for client in serve_app(ServerOptions(db=database)):
         assert _titles(client.get("/api/articles?site=coast.example.org&since=7d")) == [
             "Storms of the northern coast"]  # fmt: skip
         assert _titles(client.get("/api/articles?kind=listing&method=page")) == [

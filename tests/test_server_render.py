@@ -14,7 +14,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +21,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from browser_support import needs_browser, no_browser
 from conftest import LoopbackServer
@@ -30,10 +28,8 @@ from feedsift.acquisition.fetcher import USER_AGENT
 from feedsift.cli.main import main
 from feedsift.rendering.browser import CHROMIUM_ENV
 from feedsift.server import ServerOptions
-from feedsift.server.app import build_app
+from live_app import START_SECONDS, serve_app
 
-#: Seconds a server may take to start (it loads the extraction model: about a second).
-START_SECONDS = 30.0
 #: The page limit of the test servers: a page here renders in well under a second.
 RENDER_TIMEOUT_MS = 10_000
 #: What an article laid out by the browser says in its sources.
@@ -67,29 +63,6 @@ def _page(title: str, link: str = "") -> bytes:
     return PAGE.format(title=title, promo=PROMO, link=link).encode()
 
 
-def _serve(options: ServerOptions) -> Iterator[httpx.Client]:
-    """The app of ``options`` served by uvicorn on a free loopback port, and a client of it."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(build_app(options), lifespan="on",
-                                           log_level="warning"))  # fmt: skip
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + START_SECONDS
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False,
-                          timeout=60.0) as client:  # fmt: skip
-            yield client
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
-
-
 @pytest.fixture(scope="module")
 def rendering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     """A server with ``--render`` that may fetch loopback pages and stylesheets."""
@@ -98,13 +71,13 @@ def rendering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client
     db = tmp_path_factory.mktemp("render") / "f.db"
     options = ServerOptions(db=db, render=True, render_timeout_ms=RENDER_TIMEOUT_MS,
                             allow_private_addresses=True)  # fmt: skip
-    yield from _serve(options)
+    yield from serve_app(options, 60.0)
 
 
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     """A server without ``--render``."""
-    yield from _serve(ServerOptions(db=tmp_path_factory.mktemp("plain") / "f.db"))
+    yield from serve_app(ServerOptions(db=tmp_path_factory.mktemp("plain") / "f.db"), 60.0)
 
 
 def _extract(client: httpx.Client, body: bytes, url: str) -> httpx.Response:
