@@ -19,7 +19,8 @@ import pytest
 
 from feedsift.server import ServerOptions
 from feedsift.storage import Store
-from test_server_api import BODY_LIMIT, COAST, PAGE, SENTENCE, _fill, _serve
+from live_app import serve_app
+from test_server_api import BODY_LIMIT, COAST, PAGE, SENTENCE, _fill
 from test_server_pages import LOG_URL, _store_log
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -49,7 +50,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _fill(store)
         with store.transaction():
             _store_log(store)
-    for client in _serve(ServerOptions(db=path, max_body_bytes=BODY_LIMIT)):
+    for client in serve_app(ServerOptions(db=path, max_body_bytes=BODY_LIMIT)):
         yield str(client.base_url).rstrip("/")
 
 

@@ -12,7 +12,8 @@ from feedsift.api import bundled_extractor
 from feedsift.extractors.explain import explain_page, explanation_to_dict
 from feedsift.parsing.page import parse_page
 from feedsift.server import ServerOptions
-from test_server_api import BODY_LIMIT, PAGE, PNG, SENTENCE, _error, _serve
+from live_app import serve_app
+from test_server_api import BODY_LIMIT, PAGE, PNG, SENTENCE, _error
 
 URL = "https://coast.example.org/log/"
 
@@ -21,7 +22,7 @@ URL = "https://coast.example.org/log/"
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     options = ServerOptions(db=tmp_path_factory.mktemp("inspect") / "feedsift.db",
                             max_body_bytes=BODY_LIMIT)  # fmt: skip
-    yield from _serve(options)
+    yield from serve_app(options)
 
 
 def _inspect(client: httpx.Client, body: bytes, content_type: str, **params: str) -> httpx.Response:

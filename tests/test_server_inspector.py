@@ -13,7 +13,8 @@ import pytest
 
 from conftest import LoopbackServer
 from feedsift.server import ServerOptions
-from test_server_api import BODY_LIMIT, PAGE, SENTENCE, _error, _serve
+from live_app import serve_app
+from test_server_api import BODY_LIMIT, PAGE, SENTENCE, _error
 from test_server_pages import EVIL_PAGE, LOG_URL, _page
 from test_server_site_pages import _own
 
@@ -27,13 +28,13 @@ ACTIVE = PAGE.replace(
 
 @pytest.fixture
 def open_server(tmp_path: Path) -> Iterator[httpx.Client]:
-    yield from _serve(ServerOptions(db=tmp_path / "f.db", max_body_bytes=BODY_LIMIT,
-                                    allow_private_addresses=True))  # fmt: skip
+    yield from serve_app(ServerOptions(db=tmp_path / "f.db", max_body_bytes=BODY_LIMIT,
+                                       allow_private_addresses=True))  # fmt: skip
 
 
 @pytest.fixture
 def guarded_server(tmp_path: Path) -> Iterator[httpx.Client]:
-    yield from _serve(ServerOptions(db=tmp_path / "f.db", max_body_bytes=BODY_LIMIT))
+    yield from serve_app(ServerOptions(db=tmp_path / "f.db", max_body_bytes=BODY_LIMIT))
 
 
 def _frame(page: str) -> str:

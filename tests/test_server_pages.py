@@ -14,7 +14,8 @@ import pytest
 from feedsift.api import extract
 from feedsift.server import ServerOptions
 from feedsift.storage import NewArticle, NewDocument, Store
-from test_server_api import BODY_LIMIT, NOW, PAGE, SENTENCE, TOKEN, _error, _fill, _serve
+from live_app import serve_app
+from test_server_api import BODY_LIMIT, NOW, PAGE, SENTENCE, TOKEN, _error, _fill
 
 LOG_URL = "https://coast.example.org/log/"
 EVIL = ("Visitors once chalked <script>alert(1)</script> on the lamp room door, and the "
@@ -52,7 +53,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
 
 @pytest.fixture(scope="module")
 def web(db: tuple[Path, dict[str, int]]) -> Iterator[httpx.Client]:
-    yield from _serve(ServerOptions(db=db[0], max_body_bytes=BODY_LIMIT))
+    yield from serve_app(ServerOptions(db=db[0], max_body_bytes=BODY_LIMIT))
 
 
 def _page(response: httpx.Response, status: int = 200) -> str:
@@ -132,7 +133,7 @@ def test_the_pages_are_not_in_the_api_description(web: httpx.Client) -> None:
 def test_the_form_post_needs_the_token_when_there_is_one(
     db: tuple[Path, dict[str, int]],
 ) -> None:
-    for client in _serve(ServerOptions(db=db[0], token=TOKEN)):
+    for client in serve_app(ServerOptions(db=db[0], token=TOKEN)):
         assert "token" in _error(client.post("/inspect", data={"html": "<p>x</p>"}), 401)
         assert client.get("/inspect").status_code == 200
 

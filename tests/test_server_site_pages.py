@@ -12,7 +12,8 @@ import pytest
 
 from feedsift.server import ServerOptions
 from feedsift.storage import Store
-from test_server_api import BODY_LIMIT, COAST, FEED, TOKEN, _error, _fill, _serve
+from live_app import serve_app
+from test_server_api import BODY_LIMIT, COAST, FEED, TOKEN, _error, _fill
 from test_server_pages import BROWSER, _page
 
 
@@ -26,7 +27,7 @@ def _filled(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[httpx.Client]:
-    yield from _serve(ServerOptions(db=_filled(tmp_path), max_body_bytes=BODY_LIMIT))
+    yield from serve_app(ServerOptions(db=_filled(tmp_path), max_body_bytes=BODY_LIMIT))
 
 
 def _own(client: httpx.Client) -> dict[str, str]:
@@ -106,7 +107,7 @@ def test_error_pages_for_browsers_json_for_the_rest(web: httpx.Client) -> None:
 
 @pytest.fixture
 def signed_web(tmp_path: Path) -> Iterator[httpx.Client]:
-    yield from _serve(ServerOptions(db=_filled(tmp_path), token=TOKEN))
+    yield from serve_app(ServerOptions(db=_filled(tmp_path), token=TOKEN))
 
 
 def test_with_a_token_the_pages_offer_no_write_forms(signed_web: httpx.Client) -> None:
