@@ -94,6 +94,20 @@ class WorkerLayout:
         self._broken: RenderFallback | None = None
         self._unstarted = 0  #: pages that got the estimate because the browser did not start
 
+    def start(self) -> None:
+        """Launch the browser now rather than on the first page (a server's first request
+        then does not wait for it). A launch that fails is not tried again, as on a first
+        page: every page gets the markup estimate, counted with the launch's reason."""
+        with self._lock:
+            if self._browser is None and self._broken is None:
+                self._launch(None)
+
+    @property
+    def running(self) -> bool:
+        """Whether the browser was launched and is not closed."""
+        with self._lock:
+            return self._renderer is not None
+
     def layout(self, view: BlockView, page: ParsedPage | None = None) -> Layout:
         """The page's rendered layout, else the markup estimate."""
         browser = self._started(page)

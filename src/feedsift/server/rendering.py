@@ -1,9 +1,9 @@
 """``feedsift serve --render``: the server's extractor reads its layout from one headless
 Chromium, opened with the server and closed when it stops.
 
-The browser is a :class:`~feedsift.crawl.rendering.WorkerLayout`, as in a crawl: it
-launches on the first page extracted (a server that extracts nothing starts none), renders
-each page with its stylesheets, fetched under the server's fetch policy (address guard,
+The browser is a :class:`~feedsift.crawl.rendering.WorkerLayout`, as in a crawl, launched
+when the server starts (so that no request waits for it); it renders each page with its
+stylesheets, fetched under the server's fetch policy (address guard,
 ``--allow-private``, robots.txt, ``--timeout``), and gives the markup estimate to a page it
 cannot render within the time limit, counted. It is safe to share between the extraction
 threads: its pool renders two pages at once and the others wait for a context.

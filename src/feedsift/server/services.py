@@ -64,10 +64,12 @@ class Services:
 @asynccontextmanager
 async def open_services(options: ServerOptions) -> AsyncIterator[Services]:
     """Open the database (created if missing), load the extractor and, with ``render``,
-    its browser layout (the browser starts on the first page); close them on exit."""
+    launch its browser; close them on exit."""
     store = await run_in_threadpool(Store, options.db)
     layout = server_layout(options)
     try:
+        if layout is not None:  # launched now: the first request does not wait for it
+            await run_in_threadpool(layout.start)
         extractor = laid_out(await run_in_threadpool(bundled_extractor), layout)
         parsers = FeedParsers()
         try:
