@@ -3,7 +3,8 @@ decisions, block by block, with the step that made each one.
 
 :meth:`LearnedPageExtractor.decide` builds the body in steps (recorded in its
 :class:`~feedsift.extractors.page.BlockTrace`): the block classifier keeps the blocks whose
-content probability reaches the threshold; with ``drop_unshown`` and a rendered layout,
+content probability reaches the threshold; the blocks inside the page's ``<nav>`` leave
+it (:mod:`~feedsift.extractors.navigation`); with ``drop_unshown`` and a rendered layout,
 the blocks the page does not show leave it; with ``drop_after_visual_end`` and a rendered
 layout, on a page without a post-end phrase after the title, the blocks after the post's
 visual end leave it; the title block leaves the body (the title is a
