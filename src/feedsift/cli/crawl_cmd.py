@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from feedsift.acquisition.schedule import Schedule
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
-from feedsift.cli.numbers import whole_number
+from feedsift.cli.render_args import add_render_arguments
 from feedsift.cli.store_args import (
     add_db_argument,
     add_fetch_arguments,
@@ -33,8 +33,6 @@ __all__ = ["METHODS", "CrawlProgress", "register"]
 
 #: The --method choices: the site-level modes of SiteOptions, or the page level alone.
 METHODS = ("hybrid", "site", "page")
-#: Default of ``--render-timeout``: the renderer's own default page limit (ms).
-DEFAULT_RENDER_TIMEOUT_MS = CrawlRendering().page_timeout_ms
 #: Fallback reasons printed after the summary: the rest are counted, not listed.
 MAX_LISTED_FALLBACKS = 5
 
@@ -146,30 +144,16 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
             metavar="N",
             help="most pages fetched per site when following its links (default: %(default)s)",
         )
-        _add_rendering_options(parser)
+        add_render_arguments(
+            parser, "rendering",
+            "lay pages out in a headless Chromium with their stylesheets (about 0.2-0.6 s "
+            "a page; the shipped model was trained on the markup estimate); needs playwright "
+            "and Chromium",
+        )  # fmt: skip
         add_rules_argument(parser)
         add_db_argument(parser)
         add_fetch_arguments(parser)
         parser.set_defaults(func=run, command_name=name)
-
-
-def _add_rendering_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rendering")
-    group.add_argument(
-        "--render",
-        action="store_true",
-        help="lay pages out in a headless Chromium with their stylesheets (about 0.2-0.6 s "
-        "a page; the shipped model was trained on the markup estimate); needs playwright "
-        "and Chromium",
-    )
-    group.add_argument(
-        "--render-timeout",
-        type=whole_number(1),
-        default=DEFAULT_RENDER_TIMEOUT_MS,
-        metavar="MS",
-        help="with --render: use the markup estimate for a page not rendered within MS "
-        "milliseconds (default: %(default)s)",
-    )
 
 
 def settings_from(args: argparse.Namespace) -> SessionSettings:

@@ -42,6 +42,7 @@ from feedsift.cli.inputs import (
     resolve_inputs,
 )
 from feedsift.cli.numbers import whole_number
+from feedsift.cli.render_args import add_render_arguments
 from feedsift.cli.warc_inputs import WarcTally, expand_warcs
 from feedsift.errors import FeedsiftError, ModelError, RenderError
 from feedsift.extractors.base import ExtractOptions
@@ -80,8 +81,6 @@ STREAM_CHUNKSIZE = 4
 BATCHES_PER_WORKER = 2
 #: One mebibyte, the unit of ``--max-size``.
 MIB = 1024 * 1024
-#: Default of ``--render-timeout``: the renderer's own default page limit (ms).
-DEFAULT_RENDER_TIMEOUT_MS = RenderOptions().page_timeout_ms
 
 DESCRIPTION = f"""\
 Extract the article (or, for a home or archive page, the list of posts) from each INPUT.
@@ -213,7 +212,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     _add_output_options(parser)
     _add_extraction_options(parser)
     _add_input_options(parser)
-    _add_rendering_options(parser)
+    add_render_arguments(
+        parser, "rendering (see below)",
+        "lay pages out in a headless Chromium (their CSS applies) instead of estimating "
+        "the layout from the markup; needs playwright and Chromium",
+    )  # fmt: skip
     _add_running_options(parser)
     parser.set_defaults(func=run, subparser=parser)
 
@@ -292,24 +295,6 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help="refuse larger inputs (for a WARC file: larger records), counted decompressed "
         f"(default {MAX_INPUT_BYTES // MIB})",
-    )
-
-
-def _add_rendering_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rendering (see below)")
-    group.add_argument(
-        "--render",
-        action="store_true",
-        help="lay pages out in a headless Chromium (their CSS applies) instead of estimating "
-        "the layout from the markup; needs playwright and Chromium",
-    )
-    group.add_argument(
-        "--render-timeout",
-        type=whole_number(1),
-        default=DEFAULT_RENDER_TIMEOUT_MS,
-        metavar="MS",
-        help="use the markup estimate for a page not rendered within MS milliseconds "
-        f"(default {DEFAULT_RENDER_TIMEOUT_MS})",
     )
 
 

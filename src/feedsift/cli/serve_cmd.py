@@ -8,6 +8,7 @@ import os
 from feedsift.acquisition.fetcher import DEFAULT_TIMEOUT
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
 from feedsift.cli.numbers import whole_number
+from feedsift.cli.render_args import add_render_arguments
 from feedsift.cli.store_args import add_db_argument
 from feedsift.errors import RenderError
 from feedsift.rendering.browser import check_renderer
@@ -15,7 +16,6 @@ from feedsift.server import (
     DEFAULT_HOST,
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_PORT,
-    DEFAULT_RENDER_TIMEOUT_MS,
     SERVE_EXTRA,
     TOKEN_ENV,
     ServerOptions,
@@ -57,7 +57,7 @@ loopback and link-local addresses are refused unless --allow-private.
 rendering (--render): by default the boxes, fonts and positions of the text blocks the
 model reads are estimated from the markup. With --render the server lays every page it
 extracts (/api/extract, /api/inspect, the inspector page) out in one headless Chromium,
-started on the first page and closed when the server stops (needs playwright and Debian's
+started with the server and closed when it stops (needs playwright and Debian's
 chromium; without them the server does not start). A page renders with its stylesheets,
 fetched under the same rules as the pages (address guard, --allow-private, robots.txt,
 --timeout); images, fonts and scripts are not fetched, and the browser itself reaches no
@@ -112,25 +112,14 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--allow-private", action="store_true",
         help="fetch private, loopback and link-local addresses too (refused by default)",
     )  # fmt: skip
-    _add_rendering_options(parser)
-    add_db_argument(parser, "the database served (created if missing)")
-    parser.set_defaults(func=run)
-
-
-def _add_rendering_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rendering (see above)")
-    group.add_argument(
-        "--render", action="store_true",
-        help="lay the pages extracted out in a headless Chromium with their stylesheets "
+    add_render_arguments(
+        parser, "rendering (see above)",
+        "lay the pages extracted out in a headless Chromium with their stylesheets "
         "(about 0.2-0.6 s a page; the shipped model was trained on the markup estimate); "
         "needs playwright and Chromium",
     )  # fmt: skip
-    group.add_argument(
-        "--render-timeout", type=whole_number(1), default=DEFAULT_RENDER_TIMEOUT_MS,
-        metavar="MS",
-        help="with --render: use the markup estimate for a page not rendered within MS "
-        "milliseconds (default: %(default)s)",
-    )  # fmt: skip
+    add_db_argument(parser, "the database served (created if missing)")
+    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
