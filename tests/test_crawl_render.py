@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from browser_support import needs_browser
+from conftest import LoopbackServer
 from feedsift.acquisition.fetcher import USER_AGENT, FetchPolicy
 from feedsift.cli.main import main
 from feedsift.crawl.rendering import CrawlRendering, WorkerLayout
@@ -74,10 +72,19 @@ STUCK_FEED = """<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channe
 
 @dataclass
 class PromoSite:
-    """A one-feed loopback site whose stylesheet hides a promo block; logs every request."""
+    """A one-feed loopback site whose stylesheet hides a promo block (on the ``web``
+    fixture's server, which logs every request)."""
 
-    base: str
-    requests: list[tuple[str, str]] = field(default_factory=list)  #: (path, User-Agent)
+    web: LoopbackServer
+
+    @property
+    def base(self) -> str:
+        return self.web.base_url
+
+    @property
+    def requests(self) -> list[tuple[str, str]]:
+        """``(path, User-Agent)`` of every request received, in order."""
+        return [(path, headers.get("User-Agent", "")) for path, headers in self.web.requests]
 
     def paths(self, agent: str) -> list[str]:
         return [path for path, ua in self.requests if agent in ua]
@@ -87,50 +94,26 @@ def _post(path: str) -> str:
     return POST.format(title=TITLES[path], promo=PROMO)
 
 
-def _answer(site: PromoSite, path: str) -> tuple[int, str, bytes]:
-    """The site's answer to ``path``: status, content type and body."""
+def _routes(base: str) -> dict[str, tuple[str, bytes]]:
+    """The site's pages by path: content type and body (any other path is a 404)."""
     html, rss = "text/html; charset=utf-8", "application/rss+xml"
     stuck = _post("/posts/one/").replace("</body>", "<script>while (true) {}</script></body>")
-    answers = {
+    return {
         "/robots.txt": ("text/plain", b"User-agent: *\nAllow: /\n"),
-        "/feed.xml": (rss, FEED.format(base=site.base).encode()),
-        "/stuck.xml": (rss, STUCK_FEED.format(base=site.base).encode()),
+        "/feed.xml": (rss, FEED.format(base=base).encode()),
+        "/stuck.xml": (rss, STUCK_FEED.format(base=base).encode()),
         "/theme.css": ("text/css", THEME),
         "/picture.png": ("image/png", b"\x89PNG\r\n\x1a\n"),
         "/posts/stuck/": (html, stuck.encode()),
         **{post: (html, _post(post).encode()) for post in TITLES},
     }
-    if path not in answers:
-        return 404, "text/plain", b"not here"
-    kind, body = answers[path]
-    return 200, kind, body
 
 
 @pytest.fixture
-def promo_site() -> Iterator[PromoSite]:
-    lock = threading.Lock()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            with lock:
-                site.requests.append((self.path, self.headers.get("User-Agent", "")))
-            status, kind, body = _answer(site, self.path)
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    site = PromoSite(f"http://127.0.0.1:{server.server_address[1]}")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield site
-    server.shutdown()
-    server.server_close()
+def promo_site(web: LoopbackServer) -> PromoSite:
+    for path, (kind, body) in _routes(web.base_url).items():
+        web.route(path, body, content_type=kind)
+    return PromoSite(web)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
