@@ -109,41 +109,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
                 action="store_true",
                 help="with --once: poll every feed, not only the due ones",
             )
-        parser.add_argument(
-            "--interval",
-            type=float,
-            default=None,
-            metavar="SECONDS",
-            help="poll every feed at this fixed interval instead of adapting",
-        )
-        parser.add_argument(
-            "-j", "--jobs", type=int, default=1, help="extraction processes (default: %(default)s)"
-        )
-        parser.add_argument(
-            "--method",
-            choices=METHODS,
-            default="hybrid",
-            help="hybrid: the site-level boilerplate masks on the page-level result, per "
-            "field where the site's feed items confirm them; site: the site-level learners "
-            "alone, likewise; page: the page-level model only (default: %(default)s)",
-        )
-        parser.add_argument(
-            "--no-templates",
-            action="store_true",
-            help="learn no feed templates (and follow no site links)",
-        )
-        parser.add_argument(
-            "--no-harvest",
-            action="store_true",
-            help="learn feed templates, but do not follow sites' links to older posts",
-        )
-        parser.add_argument(
-            "--harvest-pages",
-            type=int,
-            default=HarvestOptions().max_pages,
-            metavar="N",
-            help="most pages fetched per site when following its links (default: %(default)s)",
-        )
+        _add_learning_options(parser)
         add_render_arguments(
             parser, "rendering",
             "lay pages out in a headless Chromium with their stylesheets (about 0.2-0.6 s "
@@ -154,6 +120,45 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         add_db_argument(parser)
         add_fetch_arguments(parser)
         parser.set_defaults(func=run, command_name=name)
+
+
+def _add_learning_options(parser: argparse.ArgumentParser) -> None:
+    """How often feeds are polled, how many processes extract, what the sites learn."""
+    parser.add_argument(
+        "--interval",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="poll every feed at this fixed interval instead of adapting",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=1, help="extraction processes (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        default="hybrid",
+        help="hybrid: the site-level boilerplate masks on the page-level result, per "
+        "field where the site's feed items confirm them; site: the site-level learners "
+        "alone, likewise; page: the page-level model only (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--no-templates",
+        action="store_true",
+        help="learn no feed templates (and follow no site links)",
+    )
+    parser.add_argument(
+        "--no-harvest",
+        action="store_true",
+        help="learn feed templates, but do not follow sites' links to older posts",
+    )
+    parser.add_argument(
+        "--harvest-pages",
+        type=int,
+        default=HarvestOptions().max_pages,
+        metavar="N",
+        help="most pages fetched per site when following its links (default: %(default)s)",
+    )
 
 
 def settings_from(args: argparse.Namespace) -> SessionSettings:
