@@ -11,6 +11,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from feedsift.api import bundled_extractor
 from feedsift.errors import ModelError, NotFittedError
@@ -33,6 +35,8 @@ from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
 from feedsift.templates.feedvalues import item_values
 from feedsift.templates.learner import FeedTemplate
+from feedsift.text.overlap import lcs_prf
+from feedsift.text.tokens import tokenize
 from feedsite import Layout, Post, feed_sample, pages_of, post_page
 
 LEARNED = [Post(n) for n in range(1, 5)]  #: the posts the template learns from
@@ -309,6 +313,23 @@ def test_an_excerpt_checks_how_the_body_starts() -> None:
     assert teaser is not None and "body" not in field_scores(teaser, None)
     values = checked_values(FeedItem(url, "T", description=f"{excerpt} [...]"))
     assert values is not None and field_scores(values, None)["body"] == 0.0
+
+
+#: Characters of every kind tokens care about: ASCII and other letters, CJK (a token each),
+#: digits, the underscore, separators, and letters whose lower case is two characters.
+_MIXED = st.text("aB é İ你好 .-_1\nßxyz", min_size=1, max_size=7)
+
+
+@given(excerpt=st.lists(_MIXED, max_size=20).map(" ".join),
+       body=st.lists(_MIXED, max_size=600).map(" ".join))  # fmt: skip
+@settings(max_examples=300, deadline=None)
+def test_the_head_check_reads_only_the_start_but_scores_the_whole_bodys_first_words(
+    excerpt: str, body: str
+) -> None:
+    """head_score tokenizes only as much of the body as its first words take: the same
+    score as cutting the whole body's tokens."""
+    head = tokenize(body)[: len(tokenize(excerpt))]
+    assert head_score(excerpt, body) == lcs_prf(" ".join(head), excerpt).f1
 
 
 class _SidebarFirst:

@@ -214,7 +214,7 @@ def test_harvest_page_judges_with_the_extractor_it_is_given(judge: PostJudge) ->
     assert session.pages == 1
 
 
-def _given(value: int, *, extractor: object) -> tuple[int, object]:
+def _given(value: int, *, extractor: object, kept: object) -> tuple[int, object]:
     return value, extractor
 
 

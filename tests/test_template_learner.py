@@ -25,6 +25,7 @@ from feedsift.templates.apply import (
 )
 from feedsift.templates.learner import PROPERTIES, FeedTemplate, PathCluster
 from feedsift.templates.paths import KeyPath, parse_path
+from feedsift.text.tokens import tokenize
 
 SITE = "https://fieldnotes.example"
 FEED_URL = f"{SITE}/feed/"
@@ -427,6 +428,26 @@ def test_key_nodes_and_counts_skip_empty_nodes() -> None:
     assert count_found(page, KEY) == 1
     assert [node.get("class") for node in key_nodes(page, KEY)] == ["entry"]
     assert is_post(page, KEY)
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        (" — … · ", False),
+        ("<!-- words --> , ", False),
+        ("_", True),
+        ("。你", True),
+        ("<b>!</b> x", True),
+        ("İ", True),
+    ],
+)
+def test_a_node_holds_text_when_it_has_a_word(text: str, holds: bool) -> None:
+    """count_found and key_nodes count a node when its text has a token (a word
+    character), as the word count says, punctuation and comments not counting."""
+    page = _post(f"<p>{BODY}</p>", post_extra=f'<div class="entry">{text}</div>')
+    assert count_found(page, KEY) == 1 + holds
+    assert len(key_nodes(page, KEY)) == 1 + holds
+    assert (len(tokenize(text.replace("<!-- words -->", ""))) > 0) is holds
 
 
 def test_link_share_is_the_linked_share_of_the_key_nodes_words() -> None:

@@ -34,12 +34,13 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal, TypeVar
 
 from feedsift.acquisition.feedworker import FeedParsers, ParseLimits, TimedFeed
 from feedsift.api import bundled_extractor
+from feedsift.crawl.keptpages import KeptPages
 from feedsift.crawl.rendering import CrawlRendering, RenderReport, WorkerLayout, combine_reports
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError, InputError, ModelError
@@ -117,11 +118,15 @@ def extract_job(
     extractor: PageExtractor,
     options: ExtractOptions,
     models: SiteModels | None = None,
+    kept: KeptPages | None = None,
 ) -> ExtractionOutcome:
-    """Run ``job`` (through ``models`` when given); a FeedsiftError becomes the ``error``."""
+    """Run ``job`` (through ``models`` when given); a FeedsiftError becomes the ``error``.
+    The parsed page of a feed item is ``kept`` for the feed's template jobs when given."""
     started = time.perf_counter()
     try:
         page = parse_page(job.body, job.url, job.content_type)
+        if kept is not None and job.item is not None:
+            kept.keep(job.url, job.content_type, job.body, page)
         if models is None:
             article = extractor.extract(page, options) if job.role == "article" else None
         else:
@@ -195,6 +200,7 @@ class ArrivalExtraction:
             site_level = None  # the hybrid needs the page-level model's block decisions
         self.site_level = site_level
         self._models = self._new_models()
+        self._kept = KeptPages()  #: ``jobs=1``: item pages parsed in the worker thread
         self._pools: list[Executor] = []
         self._turn = itertools.count()
 
@@ -226,7 +232,7 @@ class ArrivalExtraction:
         if self.jobs > 1:
             return await loop.run_in_executor(worker, _worker_extract, job)
         return await loop.run_in_executor(
-            worker, extract_job, job, self.extractor, self.options, self._models
+            worker, extract_job, job, self.extractor, self.options, self._models, self._kept
         )
 
     async def run(self, site: str, function: Callable[..., T], *args: object) -> T:
@@ -238,12 +244,13 @@ class ArrivalExtraction:
     async def run_extracting(self, site: str, function: Callable[..., T], *args: object) -> T:
         """:meth:`run`, with the session's extractor given to ``function`` as ``extractor=``:
         the one this stage was made with (in a worker process, the copy the process started
-        with, not sent again with every job)."""
+        with, not sent again with every job); and as ``kept=`` the worker's item pages
+        parsed on arrival (:class:`~feedsift.crawl.keptpages.KeptPages`)."""
         loop = asyncio.get_running_loop()
         worker = self._worker_of(site)
         if self.jobs > 1:
             return await loop.run_in_executor(worker, _worker_call, function, args)
-        call = functools.partial(function, *args, extractor=self.extractor)
+        call = functools.partial(function, *args, extractor=self.extractor, kept=self._kept)
         return await loop.run_in_executor(worker, call)
 
     async def save_sites(self, sites: Sequence[str]) -> list[SavedSite]:
@@ -315,6 +322,7 @@ class _WorkerState:
     options: ExtractOptions | None = None
     models: SiteModels | None = None
     layout: WorkerLayout | None = None  #: with ``render``: its browser, started on demand
+    kept: KeptPages = field(default_factory=KeptPages)  #: item pages parsed on arrival
 
 
 _WORKER = _WorkerState()
@@ -334,12 +342,12 @@ def _start_worker(
 
 def _worker_extract(job: ExtractionJob) -> ExtractionOutcome:
     assert _WORKER.extractor is not None and _WORKER.options is not None
-    return extract_job(job, _WORKER.extractor, _WORKER.options, _WORKER.models)
+    return extract_job(job, _WORKER.extractor, _WORKER.options, _WORKER.models, _WORKER.kept)
 
 
 def _worker_call(function: Callable[..., T], args: tuple[object, ...]) -> T:
     assert _WORKER.extractor is not None
-    return function(*args, extractor=_WORKER.extractor)
+    return function(*args, extractor=_WORKER.extractor, kept=_WORKER.kept)
 
 
 def _worker_save(sites: tuple[str, ...]) -> list[SavedSite]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from feedsift.acquisition.feeds import ParsedFeed
 from feedsift.api import bundled_extractor
 from feedsift.crawl.extraction import ExtractionJob, ExtractionOutcome
+from feedsift.crawl.keptpages import KeptPages
 from feedsift.crawl.links import canonical_link, page_links
 from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError
@@ -96,8 +97,11 @@ class HarvestOutcome:
     canonical: str | None = None  #: the page's ``<link rel="canonical">``, resolved
 
 
-def _parse(page: FetchedPage) -> ParsedPage:
-    return parse_page(page.body, page.url, page.content_type)
+def _parse(page: FetchedPage, kept: KeptPages | None) -> ParsedPage:
+    """The page parsed: the worker's copy parsed on arrival when it has it (``kept``)."""
+    if kept is None:
+        return parse_page(page.body, page.url, page.content_type)
+    return kept.parsed(page.body, page.url, page.content_type)
 
 
 def learn_template(
@@ -106,14 +110,16 @@ def learn_template(
     combine: bool = False,
     *,
     extractor: PageExtractor | None = None,
+    kept: KeptPages | None = None,
 ) -> LearnOutcome:
     """Fit a :class:`~feedsift.templates.FeedTemplate` on the feed and its items' pages
     (and, with ``combine``, check it per field against the page level on them:
-    ``extractor``, the session's, else the bundled model)."""
+    ``extractor``, the session's, else the bundled model); ``kept``: the worker's pages
+    parsed on arrival, not parsed again."""
     parsed: dict[str, ParsedPage] = {}
     for page in pages:
         try:
-            parsed[page.link] = _parse(page)
+            parsed[page.link] = _parse(page, kept)
         except FeedsiftError:
             continue  # an unreadable page teaches nothing; the others still do
     template = FeedTemplate().fit(feed.sample(), parsed)
@@ -137,13 +143,15 @@ def recheck_fields(
     pages: tuple[FetchedPage, ...],
     *,
     extractor: PageExtractor | None = None,
+    kept: KeptPages | None = None,
 ) -> bytes:
     """The saved per-field ``checks`` of the saved ``template`` checked again on a poll's
-    new item pages (the template learned none of them): the combiner's new state."""
+    new item pages (the template learned none of them): the combiner's new state
+    (``kept``: the worker's pages parsed on arrival)."""
     parsed: dict[str, ParsedPage] = {}
     for page in pages:
         try:
-            parsed[page.link] = _parse(page)
+            parsed[page.link] = _parse(page, kept)
         except FeedsiftError:
             continue  # an unreadable page checks nothing
     learned = FeedTemplate.from_bytes(template)
@@ -158,14 +166,17 @@ def check_pages(template: bytes, pages: tuple[FetchedPage, ...]) -> tuple[bool, 
     verdicts = []
     for page in pages:
         try:
-            verdicts.append(learned.is_post(_parse(page)))
+            verdicts.append(learned.is_post(_parse(page, None)))
         except FeedsiftError:
             verdicts.append(False)
     return tuple(verdicts)
 
 
-def harvest_page(job: HarvestJob, *, extractor: PageExtractor | None = None) -> HarvestOutcome:
-    """Judge a page met through links: its links, and its article if it is a new post.
+def harvest_page(
+    job: HarvestJob, *, extractor: PageExtractor | None = None, kept: KeptPages | None = None
+) -> HarvestOutcome:
+    """Judge a page met through links: its links, and its article if it is a new post
+    (``kept``: the worker's pages parsed on arrival; a stored feed item is one).
 
     The template judges it, and the page level (``extractor``, the session's, else the
     bundled model) vetoes listings (:class:`~feedsift.templates.judge.PostJudge`) and is
@@ -174,7 +185,7 @@ def harvest_page(job: HarvestJob, *, extractor: PageExtractor | None = None) -> 
     """
     started = time.perf_counter()
     try:
-        page = _parse(job.page)
+        page = _parse(job.page, kept)
         links = page_links(page.root, job.page.url)
         canonical = canonical_link(page.root, job.page.url)
     except FeedsiftError as exc:

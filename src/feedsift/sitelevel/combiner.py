@@ -58,7 +58,7 @@ from feedsift.records import (
     SourceKind,
 )
 from feedsift.saved_state import pack_state, unpack_state
-from feedsift.templates.feedvalues import ELLIPSES, ItemValues, clean_value, item_values
+from feedsift.templates.feedvalues import ItemValues, item_values
 from feedsift.text.overlap import PRF, lcs_length, lcs_prf
 from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
 
@@ -66,6 +66,7 @@ __all__ = [
     "END_WORDS",
     "FIELDS",
     "FOLDS",
+    "HEAD_CHARS",
     "MIN_BODY_WORDS",
     "MIN_CHECKS",
     "MIN_EXCERPT_WORDS",
@@ -123,6 +124,9 @@ MIN_EXCERPT_WORDS = 10
 #: a post's middle and differ at its ends, and the LCS costs the product of the lengths
 #: (a whole 3,000-word post took 5 ms a method; two 300-word ends take 0.4 ms).
 END_WORDS = 300
+#: Characters a word takes, at first guess, when only a body's first words are wanted (the
+#: head check): English words and their spaces take about 6; a short guess only doubles.
+HEAD_CHARS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,7 +454,7 @@ def checked_values(item: FeedItem) -> ItemValues | None:
     values = item_values(item)
     if values is None or not values.truncated or item.content:
         return values
-    if clean_value(item.description).endswith(ELLIPSES):
+    if values.ellipsis:  # the description (the content checked) is cut short
         return values
     if len(tokenize(values.content)) < MIN_FULL_DESCRIPTION_WORDS:
         return values
@@ -471,6 +475,7 @@ class _ItemScorer:
     def __init__(self, values: ItemValues) -> None:
         self.values = values
         self._content: list[str] | None = None
+        self._excerpt_words: int | None = None
         self._seen: dict[tuple[Any, ...], dict[str, float]] = {}
 
     def content_tokens(self) -> list[str]:
@@ -478,6 +483,12 @@ class _ItemScorer:
         if self._content is None:
             self._content = tokenize_lower(self.values.content)
         return self._content
+
+    def excerpt_words(self) -> int:
+        """Words of the feed's excerpt (as :func:`head_score` counts them)."""
+        if self._excerpt_words is None:
+            self._excerpt_words = len(tokenize(self.values.content))
+        return self._excerpt_words
 
     def scores(self, article: Article | None) -> dict[str, float]:
         key = None if article is None else (article.title, article.published, article.authors,
@@ -539,9 +550,10 @@ def _tags(scorer: _ItemScorer, article: Article | None) -> float | None:
 def _body(scorer: _ItemScorer, article: Article | None) -> float | None:
     values = scorer.values
     if values.truncated:
-        if len(tokenize(values.content)) < MIN_EXCERPT_WORDS:
+        words = scorer.excerpt_words()
+        if words < MIN_EXCERPT_WORDS:
             return None
-        return head_score(values.content, article.text) if article is not None else 0.0
+        return _head_f1(values.content, words, article.text) if article is not None else 0.0
     reference = scorer.content_tokens()
     if len(reference) < MIN_BODY_WORDS:
         return None
@@ -570,8 +582,24 @@ def head_score(excerpt: str, body: str) -> float:
     """LCS F1 of a feed's ``excerpt`` against the first as many words of ``body``: 1 when
     the body opens with the excerpt; a header line or sidebar before the post, or its
     first lines missing, take their words' share off."""
-    head = tokenize(body)[: len(tokenize(excerpt))]
-    return lcs_prf(" ".join(head), excerpt).f1
+    return _head_f1(excerpt, len(tokenize(excerpt)), body)
+
+
+def _head_f1(excerpt: str, words: int, body: str) -> float:
+    """:func:`head_score` of an excerpt of ``words`` words."""
+    return lcs_prf(" ".join(_first_tokens(body, words)), excerpt).f1
+
+
+def _first_tokens(text: str, count: int) -> list[str]:
+    """``tokenize(text)[:count]``, tokenizing only as much of the text as it takes: every
+    token of a prefix but its last (which the cut may shorten) is a token of the text."""
+    size = HEAD_CHARS * (count + 1)
+    while size < len(text):
+        tokens = tokenize(text[:size])
+        if len(tokens) > count:
+            return tokens[:count]
+        size *= 2
+    return tokenize(text)[:count]
 
 
 _CHECKS: dict[str, Callable[[_ItemScorer, Article | None], float | None]] = {

@@ -36,6 +36,7 @@ __all__ = [
     "BYLINE_WORDS",
     "MAX_KEY_MATCHES",
     "MIN_BODY_WORDS",
+    "WORD_CHAR",
     "Found",
     "TemplatePaths",
     "apply_paths",
@@ -57,6 +58,9 @@ MIN_BODY_WORDS = 5
 #: Words bylines put before a name ("By Jane Doe", "Posted by Jane", "Author: Jane").
 BYLINE_WORDS = re.compile(r"^(?:(?:posted|written|published)\s+by|by|author|von|par|por)\b[:\s]*",
                           re.IGNORECASE)  # fmt: skip
+#: One word character: a text holds a token (:func:`~feedsift.text.tokens.tokenize`) iff it
+#: holds one of these, which is found without cutting a whole body into tokens.
+WORD_CHAR = re.compile(r"\w")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +88,12 @@ class Found:
 
 def key_nodes(page: ParsedPage, key: KeyPath) -> list[etree._Element]:
     """The nodes the key-path finds that hold some text."""
-    return [node for node in find(page.root, key) if _words(node) > 0]
+    return [node for node in find(page.root, key) if _has_words(node)]
 
 
 def count_found(page: ParsedPage, path: KeyPath) -> int:
     """How many nodes holding text ``path`` finds in ``page``."""
-    return sum(1 for node in find(page.root, path) if _words(node) > 0)
+    return sum(1 for node in find(page.root, path) if _has_words(node))
 
 
 def link_share(page: ParsedPage, key: KeyPath) -> float:
@@ -146,7 +150,7 @@ def found_nodes(page: ParsedPage, paths: TemplatePaths) -> Found:
     def first(path: KeyPath | None) -> etree._Element | None:
         if path is None:
             return None
-        return next((node for node in find(page.root, path) if _words(node) > 0), None)
+        return next((node for node in find(page.root, path) if _has_words(node)), None)
 
     tags = tuple(find(page.root, paths.tags)) if paths.tags is not None else ()
     return Found(first(paths.content), first(paths.title), first(paths.author),
@@ -188,6 +192,12 @@ def _drop(node: etree._Element) -> None:
 def _words(node: etree._Element) -> int:
     """Words of the node's text (one per CJK character, as the measures count them)."""
     return len(tokenize(" ".join(str(t) for t in node.itertext())))
+
+
+def _has_words(node: etree._Element) -> bool:
+    """Whether the node's text has a word (``_words(node) > 0``, without tokenizing it all:
+    a token is a run of word characters, so one word character makes one)."""
+    return any(WORD_CHAR.search(str(text)) for text in node.itertext())
 
 
 def head_title_text(page: ParsedPage) -> str | None:

@@ -51,6 +51,7 @@ class ItemValues:
     authors: tuple[str, ...]
     published: datetime | None
     tags: tuple[str, ...]
+    ellipsis: bool = False  #: the feed's text ended in one of :data:`ELLIPSES` (cut off)
 
 
 def clean_value(value: str | None) -> str:
@@ -86,7 +87,8 @@ def item_values(entry: FeedItem) -> ItemValues | None:
     if not title and not content:
         return None
     return ItemValues(entry.url, title, content, cut or not entry.content, entry.authors,
-                      entry.published, tuple(clean_value(t) for t in entry.tags if t))  # fmt: skip
+                      entry.published, tuple(clean_value(t) for t in entry.tags if t),
+                      ellipsis=cut)  # fmt: skip
 
 
 def date_renderings(moment: datetime) -> tuple[str, ...]:

@@ -11,14 +11,19 @@ smallest one that holds the value, found without computing any element's text.
 from __future__ import annotations
 
 import bisect
+import itertools
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
 from lxml import etree
 
 from feedsift.text.tokens import tokenize_lower
 
 __all__ = ["SEPARATOR", "PageText", "value_tokens"]
 
+#: A column of integers.
+Ints = npt.NDArray[np.int64]
 #: Joins tokens into one searchable string; no token contains it (tokens are \w runs).
 SEPARATOR = "\x1f"
 
@@ -39,39 +44,58 @@ class Span:
 
 
 class PageText:
-    """The token sequence of a subtree (usually ``<body>``) and every element's span."""
+    """The token sequence of a subtree (usually ``<body>``) and every element's span.
+
+    The spans are kept as columns (element, start, end, depth in document order of their
+    ends) and a :class:`Span` is made only for the elements asked about: a page has
+    thousands of elements and a search looks at a few dozen."""
 
     def __init__(self, root: etree._Element) -> None:
         self.tokens: list[str] = []
-        self.spans: list[Span] = []
+        self._elements: list[etree._Element] = []
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        self._depths: list[int] = []
         self._walk(root)
         self._joined = SEPARATOR + SEPARATOR.join(self.tokens) + SEPARATOR
         # character offset of token i in _joined, for mapping a find() back to a token index
-        self._offsets: list[int] = []
-        offset = 1
-        for token in self.tokens:
-            self._offsets.append(offset)
-            offset += len(token) + 1
-        self._by_element = {id(span.element): span for span in self.spans}
+        self._offsets = list(itertools.accumulate((len(t) + 1 for t in self.tokens), initial=1))
+        self._offsets.pop()
+        self._index = {id(element): i for i, element in enumerate(self._elements)}
+        self._columns: tuple[Ints, ...] | None = None  #: starts, ends, depths as arrays
 
     def _walk(self, root: etree._Element) -> None:
         starts: list[tuple[etree._Element, int, int]] = []
+        tokens = self.tokens
         for event, element in etree.iterwalk(root, events=("start", "end")):
             if not isinstance(element.tag, str):  # a comment: only its tail is text
-                if event == "end" and element is not root:
-                    self.tokens.extend(tokenize_lower(element.tail or ""))
+                if event == "end" and element is not root and element.tail:
+                    tokens.extend(tokenize_lower(element.tail))
                 continue
             if event == "start":
-                starts.append((element, len(self.tokens), len(starts)))
-                self.tokens.extend(tokenize_lower(element.text or ""))
+                starts.append((element, len(tokens), len(starts)))
+                if element.text:
+                    tokens.extend(tokenize_lower(element.text))
                 continue
             node, start, depth = starts.pop()
-            self.spans.append(Span(node, start, len(self.tokens), depth))
-            if node is not root:
-                self.tokens.extend(tokenize_lower(node.tail or ""))
+            self._elements.append(node)
+            self._starts.append(start)
+            self._ends.append(len(tokens))
+            self._depths.append(depth)
+            if node is not root and node.tail:
+                tokens.extend(tokenize_lower(node.tail))
+
+    def _span(self, i: int) -> Span:
+        return Span(self._elements[i], self._starts[i], self._ends[i], self._depths[i])
+
+    @property
+    def spans(self) -> list[Span]:
+        """Every element's span, in the document order of the elements' ends."""
+        return [self._span(i) for i in range(len(self._elements))]
 
     def span_of(self, element: etree._Element) -> Span | None:
-        return self._by_element.get(id(element))
+        i = self._index.get(id(element))
+        return None if i is None else self._span(i)
 
     def occurrences(self, tokens: tuple[str, ...], limit: int = 50) -> list[int]:
         """Token positions where ``tokens`` occur contiguously (at most ``limit``)."""
@@ -100,12 +124,22 @@ class PageText:
 
     def holders(self, position: int, length: int) -> list[Span]:
         """The spans holding tokens ``[position, position + length)``, deepest first."""
-        holding = [s for s in self.spans if s.start <= position and s.end >= position + length]
-        return sorted(holding, key=lambda span: -span.depth)
+        held, depths = self._holding(position, length)
+        return [self._span(int(i)) for i in held[np.argsort(-depths, kind="stable")]]
 
     def deepest(self, position: int, length: int) -> Span | None:
-        holding = self.holders(position, length)
-        return holding[0] if holding else None
+        held, depths = self._holding(position, length)
+        return self._span(int(held[np.argmax(depths)])) if len(held) else None  # first deepest
+
+    def _holding(self, position: int, length: int) -> tuple[npt.NDArray[np.intp], Ints]:
+        """Indexes (in span order) and depths of the spans holding tokens
+        ``[position, position + length)``."""
+        if self._columns is None:  # made on the first search: a page is searched often
+            columns = (self._starts, self._ends, self._depths)
+            self._columns = tuple(np.asarray(column, dtype=np.int64) for column in columns)
+        starts, ends, depths = self._columns
+        held = np.flatnonzero((starts <= position) & (ends >= position + length))
+        return held, depths[held]
 
     def covers(self, element: etree._Element, tokens: tuple[str, ...]) -> bool:
         """Whether ``tokens`` occur contiguously inside ``element``'s text."""
