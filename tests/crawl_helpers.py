@@ -14,7 +14,7 @@ from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.acquisition.schedule import Schedule
 from feedsift.crawl.crawler import Crawler, CrawlOptions, utc_now
-from feedsift.crawl.extraction import ArrivalExtraction
+from feedsift.crawl.extraction import ArrivalExtraction, ExtractionSettings
 from feedsift.crawl.report import CrawlCounts
 from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.crawl.templating import TemplateOptions
@@ -57,7 +57,7 @@ def poll_only(db: DatabaseTarget, url: str, policy: FetchPolicy = FAST) -> None:
         with Store(db) as store:
             feed = store.feeds.get(url)
             assert feed is not None
-            extraction = ArrivalExtraction(site_level=None)
+            extraction = ArrivalExtraction(settings=ExtractionSettings(site_level=None))
             try:
                 async with Fetcher(policy) as fetcher:
                     await Crawler(store, fetcher, extraction).poll_feed(feed)

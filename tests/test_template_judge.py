@@ -13,7 +13,7 @@ from lxml import etree
 
 from feedsift.acquisition.feeds import parse_feed
 from feedsift.api import bundled_extractor
-from feedsift.crawl.extraction import ArrivalExtraction
+from feedsift.crawl.extraction import ArrivalExtraction, ExtractionSettings
 from feedsift.crawl.template_jobs import (
     FetchedPage,
     HarvestJob,
@@ -220,7 +220,7 @@ def _given(value: int, *, extractor: object, kept: object) -> tuple[int, object]
 
 def test_the_extraction_stage_gives_template_jobs_the_session_extractor() -> None:
     session = _Counting()
-    stage = ArrivalExtraction(session, site_level=None)
+    stage = ArrivalExtraction(session, ExtractionSettings(site_level=None))
     try:
         assert asyncio.run(stage.run_extracting("quietbench", _given, 7)) == (7, session)
     finally:

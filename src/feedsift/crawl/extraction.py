@@ -63,6 +63,7 @@ __all__ = [
     "ArrivalExtraction",
     "ExtractionJob",
     "ExtractionOutcome",
+    "ExtractionSettings",
     "JobRole",
     "extract_job",
 ]
@@ -172,30 +173,37 @@ def save_sites(models: SiteModels | None, sites: Sequence[str]) -> list[SavedSit
     return [models.save_site(site) for site in sites if site in models.sites_]
 
 
+@dataclass(frozen=True, slots=True)
+class ExtractionSettings:
+    """How the extraction stage runs, besides the extractor it is given."""
+
+    jobs: int = 1  #: worker processes (1: one worker thread in this process)
+    options: ExtractOptions = field(default_factory=ExtractOptions)
+    #: how site-level learners are used; None: the extractor alone (see the module)
+    site_level: SiteOptions | None = field(default_factory=SiteOptions)
+    feed_limits: ParseLimits | None = None  #: the feed parser's deadline and memory
+    render: CrawlRendering | None = None  #: lay pages out in a headless Chromium
+
+
 class ArrivalExtraction:
     """The extraction stage of a crawl: an explicit object owning its workers."""
 
     def __init__(
-        self,
-        extractor: PageExtractor | None = None,
-        *,
-        jobs: int = 1,
-        options: ExtractOptions | None = None,
-        site_level: SiteOptions | None = SiteOptions(),  # noqa: B008 (frozen, shared safely)
-        feed_limits: ParseLimits | None = None,
-        render: CrawlRendering | None = None,
+        self, extractor: PageExtractor | None = None, settings: ExtractionSettings | None = None
     ) -> None:
+        settings = settings or ExtractionSettings()
         self.extractor = extractor or bundled_extractor()
-        self.jobs = max(1, jobs)
-        self.options = options or ExtractOptions()
-        self.render = render
+        self.jobs = max(1, settings.jobs)
+        self.options = settings.options
+        self.render = render = settings.render
         if render is not None and not isinstance(self.extractor, LearnedPageExtractor):
             raise InputError("rendering needs the learned page-level extractor")
         #: this process's browser layout (``jobs=1`` with ``render``; workers make their own)
         self._layout = WorkerLayout(render) if render is not None and self.jobs == 1 else None
         if self._layout is not None:
             self.extractor = _laid_out(self.extractor, self._layout)
-        self.feeds = FeedParsers(feed_limits)
+        self.feeds = FeedParsers(settings.feed_limits)
+        site_level = settings.site_level
         if site_level is not None and not isinstance(self.extractor, LearnedPageExtractor):
             site_level = None  # the hybrid needs the page-level model's block decisions
         self.site_level = site_level

@@ -22,7 +22,7 @@ from typing import Literal
 from feedsift.acquisition.feedworker import ParseLimits
 from feedsift.acquisition.fetcher import Fetcher, FetchPolicy
 from feedsift.crawl.crawler import Crawler, CrawlOptions, utc_now
-from feedsift.crawl.extraction import ArrivalExtraction
+from feedsift.crawl.extraction import ArrivalExtraction, ExtractionSettings
 from feedsift.crawl.rendering import CrawlRendering
 from feedsift.crawl.report import CrawlCounts, Listener
 from feedsift.dedup.rules import load_rules
@@ -70,10 +70,10 @@ async def run_session(
 ) -> CrawlCounts:
     """Run one crawl session; return its counts."""
     options = replace(settings.crawl, rules=load_rules(*settings.rule_files))
-    extraction = ArrivalExtraction(
-        settings.extractor, jobs=settings.jobs, site_level=settings.site_level,
-        feed_limits=settings.feed_limits, render=settings.render,
-    )  # fmt: skip
+    extraction = ArrivalExtraction(settings.extractor, ExtractionSettings(
+        jobs=settings.jobs, site_level=settings.site_level, feed_limits=settings.feed_limits,
+        render=settings.render,
+    ))  # fmt: skip
     try:
         with Store(settings.db) as store:
             try:
