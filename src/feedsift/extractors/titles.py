@@ -27,14 +27,19 @@ __all__ = [
     "TitleCandidates",
     "title_candidates",
     "title_match",
+    "title_zone",
 ]
 
 #: Longest block (in words) considered as a title.
 MAX_TITLE_WORDS = 40
-#: Titles are looked for in this leading share of the page's blocks ...
+#: Titles are looked for in this leading share of the page's blocks that are not links ...
 TITLE_ZONE_SHARE = 0.6
-#: ... but never fewer than this many blocks (short pages).
+#: ... but never fewer than this many of them (short pages).
 TITLE_ZONE_MIN = 40
+#: Link share from which a block is a link (a menu item, a teaser) and does not count
+#: towards the zone: a news site's menus of hundreds of links before the headline pushed
+#: the headline of a fifth of Fundus's train pages out of a zone counted in all blocks.
+ZONE_LINK_SHARE = 0.9
 #: Blocks after a candidate inspected for following prose.
 FOLLOW_WINDOW = 12
 #: Short, fully linked blocks that are not headings are menu items, never titles (none of
@@ -103,8 +108,13 @@ def _similarity(
     return [best, exact, inside, prefix]
 
 
-def _zone(n: int) -> int:
-    return min(n, max(TITLE_ZONE_MIN, int(n * TITLE_ZONE_SHARE)))
+def title_zone(link: np.ndarray) -> int:
+    """How many leading blocks may hold the title: the first :data:`TITLE_ZONE_SHARE` of
+    the blocks that are not links (at least :data:`TITLE_ZONE_MIN`), with the links among
+    them; ``link`` is each block's link share."""
+    plain = np.cumsum(link < ZONE_LINK_SHARE)
+    limit = max(TITLE_ZONE_MIN, int(int(plain[-1]) * TITLE_ZONE_SHARE)) if len(plain) else 0
+    return int(np.searchsorted(plain, limit, side="right"))
 
 
 def _host(url: str | None) -> str:
@@ -131,6 +141,14 @@ def _text_columns(
     return np.column_stack([np.array(similarity).reshape(len(idx), 4), links])
 
 
+def _plain_position(link: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Each candidate's position among the page's blocks that are not links (a share: 0 at
+    the top), so a long menu before the headline does not make it look like the page's end."""
+    plain = np.concatenate([[0], np.cumsum(link < ZONE_LINK_SHARE)])
+    position: np.ndarray = plain[idx] / max(1, int(plain[-1]))
+    return position
+
+
 def _layout_columns(
     signals: PageSignals, idx: np.ndarray, has_references: bool
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -142,7 +160,7 @@ def _layout_columns(
     layout = signals.layout[idx]
     return np.column_stack([
         group == 4, group == 5, group == 6, layout[:, 0], layout[:, 1],
-        np.minimum(layout[:, 2], 20.0), idx / max(1, n),
+        np.minimum(layout[:, 2], 20.0), _plain_position(signals.link, idx),
         np.cumsum(signals.tag_group == 4)[idx], np.log1p(signals.words[idx]),
         signals.link[idx],
     ]).astype(np.float64), np.column_stack([
@@ -156,7 +174,7 @@ def title_candidates(
 ) -> TitleCandidates:
     """Candidate title blocks and their features; ``references`` are the page's title
     fields (``<title>``, ``og:title``, JSON-LD headline ...)."""
-    zone = _zone(signals.n)
+    zone = title_zone(signals.link)
     words, link, group = signals.words[:zone], signals.link[:zone], signals.tag_group[:zone]
     menu_item = (words <= MENU_ITEM_MAX_WORDS) & (link >= MENU_ITEM_MIN_LINK) & (
         (group < 4) | (group > 6)
