@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browser_support import needs_browser, no_browser
+from browser_support import RIVER_STORY, needs_browser, no_browser
 from conftest import LoopbackServer
 from feedsift.acquisition.fetcher import USER_AGENT
 from feedsift.cli.main import main
@@ -48,14 +48,7 @@ article {{ width: 70%; }}
 <header><nav><a href="/">Home</a> <a href="/about/">About</a></nav></header>
 <aside><h3>Elsewhere</h3><p>Other posts on the blog: the mill, the weir, the eel traps and
 the old ferry crossing below the church.</p></aside>
-<article><h1>{title}</h1>
-<p>{title} begins with a paragraph long enough to be the article: the river rose in the
-night, the meadows went under, and by morning the lane to the mill was a brown stream.</p>
-<div class="promo"><p>{promo}</p></div>
-<p>The second paragraph goes on about the flood, the sandbags, the neighbours who came to
-help and the tea that was drunk in the kitchen while the water slowly went down again.</p>
-<p>A third paragraph closes the post with the clearing up, which took a week of mud.</p>
-</article><footer><p>Copyright the river blog</p></footer></body></html>"""
+""" + RIVER_STORY + """</article><footer><p>Copyright the river blog</p></footer></body></html>"""
 THEME = b"body { font-family: serif; } .byline { color: #777; }"
 
 
