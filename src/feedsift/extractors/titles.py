@@ -112,9 +112,15 @@ def title_zone(link: np.ndarray) -> int:
     """How many leading blocks may hold the title: the first :data:`TITLE_ZONE_SHARE` of
     the blocks that are not links (at least :data:`TITLE_ZONE_MIN`), with the links among
     them; ``link`` is each block's link share."""
-    plain = np.cumsum(link < ZONE_LINK_SHARE)
-    limit = max(TITLE_ZONE_MIN, int(int(plain[-1]) * TITLE_ZONE_SHARE)) if len(plain) else 0
-    return int(np.searchsorted(plain, limit, side="right"))
+    plain = _plain_before(link)
+    limit = max(TITLE_ZONE_MIN, int(int(plain[-1]) * TITLE_ZONE_SHARE))
+    return int(np.searchsorted(plain[1:], limit, side="right"))
+
+
+def _plain_before(link: np.ndarray) -> np.ndarray:
+    """For i = 0 .. n: how many of the first i blocks are not links."""
+    counts: np.ndarray = np.concatenate([[0], np.cumsum(link < ZONE_LINK_SHARE)])
+    return counts
 
 
 def _host(url: str | None) -> str:
@@ -144,7 +150,7 @@ def _text_columns(
 def _plain_position(link: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """Each candidate's position among the page's blocks that are not links (a share: 0 at
     the top), so a long menu before the headline does not make it look like the page's end."""
-    plain = np.concatenate([[0], np.cumsum(link < ZONE_LINK_SHARE)])
+    plain = _plain_before(link)
     position: np.ndarray = plain[idx] / max(1, int(plain[-1]))
     return position
 
