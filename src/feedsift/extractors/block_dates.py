@@ -26,7 +26,7 @@ from lxml import etree
 from feedsift.extractors.cleanup import BYLINE_START
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.vocabulary import Role
-from feedsift.metadata.dates import ISO_DATE_START, parse_datetime
+from feedsift.metadata.dates import ISO_DATE_START, parse_datetime, same_day_loosely
 from feedsift.metadata.dom import OtherPosts
 from feedsift.metadata.scan import spaced_text_of
 from feedsift.metadata.textdates import (
@@ -35,10 +35,11 @@ from feedsift.metadata.textdates import (
     find_text_date,
     introduces_update,
     opens_with_date_word,
+    written_dates,
 )
 from feedsift.parsing.blocks import INLINE_TAGS, BlockView, TextBlock
 
-__all__ = ["DateAnchors", "date_near_title"]
+__all__ = ["DateAnchors", "date_near_title", "shown_date_line", "writes_day"]
 
 #: Blocks looked at before the title block (else the body's first block) ...
 BEFORE_TITLE = 5
@@ -65,6 +66,9 @@ _META = 1 << Role.META
 _ELSEWHERE = (1 << Role.RELATED) | (1 << Role.COMMENT)
 #: Containers that hold the whole page, not one post.
 PAGE_BOX_TAGS = frozenset({"html", "body", "main"})
+#: Table cells hold data (a table of monthly prices dated 1/1/2013, 2/1/2013, ...), not the
+#: post's date line: a date shown there never overrides a declared one.
+DATA_CELL_TAGS = frozenset({"td", "th"})
 #: Tags whose text is a date line by markup (``<time>`` without ``datetime``).
 DATE_TAGS = frozenset({"time"})
 #: How a date line under a post begins: the next post's card prints a bare date there, so
@@ -165,19 +169,52 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
     return _date_under_body(view, signals, anchors, others) or update
 
 
+def shown_date_line(
+    view: BlockView, signals: PageSignals, anchors: DateAnchors
+) -> datetime | None:
+    """The first publication date written in the text of a date line near the title (the
+    date a reader sees under the headline): not an update, not a time kept only in an
+    attribute behind "3 hours ago", not a table cell, not another post's or a comment's."""
+    near = signals.roles.near
+    others = _other_posts(view, anchors)
+    for i in _windows(view, signals, anchors):
+        block = view.blocks[i]
+        if block.tag in DATA_CELL_TAGS or _elsewhere(view, signals, others, block, anchors.start):
+            continue
+        found = _written_date(block, int(near[block.subtree]))
+        if found is not None and not found[1]:
+            return found[0]
+    return None
+
+
+def writes_day(view: BlockView, moment: datetime) -> bool:
+    """Whether any block of the page writes the calendar day of ``moment`` (give or take
+    a time zone's day or a day/month swap: :func:`~feedsift.metadata.dates.same_day_loosely`)."""
+    return any(
+        same_day_loosely(moment, found)
+        for block in view.blocks
+        for found in written_dates(block.text)
+    )
+
+
 def _line_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
     """A date line's date (written, else kept in an attribute), or the date a longer block
     opens with or shows in a ``<time>``; with whether the line says it is an update."""
-    if block.n_words > MAX_WORDS:
-        return dated(block.text, OPENING_CHARS) or _time_text_date(block)
-    if _date_line(block, roles):
-        found = dated(block.text)
-    else:
-        found = dated(block.text, OPENING_CHARS) or _time_text_date(block)
+    found = _written_date(block, roles)
     if found is None:
         kept = _attribute_date(block)
         found = (kept, introduces_update(block.text)) if kept is not None else None
     return found
+
+
+def _written_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
+    """The date a date line writes, or the date a longer block opens with or shows in a
+    ``<time>``; with whether the line says it is an update."""
+    if block.n_words > MAX_WORDS:
+        return dated(block.text, OPENING_CHARS) or _time_text_date(block)
+    if _date_line(block, roles):
+        return dated(block.text)
+    return dated(block.text, OPENING_CHARS) or _time_text_date(block)
 
 
 def _time_text_date(block: TextBlock) -> tuple[datetime, bool] | None:

@@ -17,7 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from feedsift.extractors.base import ExtractOptions
-from feedsift.extractors.block_dates import DateAnchors, date_near_title
+from feedsift.extractors.block_dates import (
+    DateAnchors,
+    date_near_title,
+    shown_date_line,
+    writes_day,
+)
 from feedsift.extractors.body import assemble_body
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
@@ -50,7 +55,7 @@ from feedsift.extractors.title_ranker import RankerPage, choose_title_text, visi
 from feedsift.extractors.token_classes import TokenClassCache
 from feedsift.extractors.visual_end import after_visual_end
 from feedsift.metadata import PageMetadata, read_metadata
-from feedsift.metadata.dates import htmldate_published
+from feedsift.metadata.dates import htmldate_published, same_day_loosely
 from feedsift.parsing.layout import LayoutProvider
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance, SourceKind
@@ -415,9 +420,10 @@ def _with_date(
     page: ParsedPage, decision: BlockDecision, meta: PageMetadata, htmldate: bool
 ) -> PageMetadata:
     """Fill an undeclared publication date from the date line near the title, else (when
-    asked) from htmldate's markup search, which parses the page again."""
+    asked) from htmldate's markup search, which parses the page again; a declared date the
+    page never shows yields to the one its date line shows."""
     if meta.published is not None:
-        return meta
+        return _shown_over_declared(page, decision, meta)
     found = date_near_title(page.view, decision.analysis.signals, _date_anchors(decision))
     source = FieldSource("published", "dom", DATE_LINE)
     if found is None and htmldate:
@@ -428,8 +434,31 @@ def _with_date(
     return replace(meta, published=found, sources=(*meta.sources, source))
 
 
+def _shown_over_declared(
+    page: ParsedPage, decision: BlockDecision, meta: PageMetadata
+) -> PageMetadata:
+    """The date the post's date line shows, when the page declares another day it writes
+    nowhere: a CMS that keeps the first draft's ``datePublished`` under a post it re-dated
+    ("November 21, 2025" under the headline, 2019 in the JSON-LD) or a date stamped by the
+    page's builder. A declared moment the page also writes, a day off or day and month
+    swapped, stays."""
+    declared = meta.published
+    assert declared is not None
+    anchors = _date_anchors(decision)
+    shown = shown_date_line(page.view, decision.analysis.signals, anchors)
+    if shown is None or same_day_loosely(declared, shown) or writes_day(page.view, declared):
+        return meta
+    kept = tuple(s for s in meta.sources if s.field != "published")
+    source = FieldSource("published", "dom", SHOWN_DATE_LINE)
+    return replace(meta, published=shown, sources=(*kept, source))
+
+
+#: The provenance detail of a shown date that overrode a declared one.
+SHOWN_DATE_LINE = "date line near the title, over a declared day the page never shows"
 #: Where a publication date was guessed rather than declared by the page.
-GUESSED_DATES = frozenset({("dom", DATE_LINE), ("htmldate", "find_date")})
+GUESSED_DATES = frozenset(
+    {("dom", DATE_LINE), ("dom", SHOWN_DATE_LINE), ("htmldate", "find_date")}
+)
 
 
 def _thread_date(meta: PageMetadata | None, thread: Thread) -> PageMetadata | None:

@@ -16,7 +16,10 @@ from email.utils import parsedate_to_datetime
 from htmldate import find_date
 from lxml import etree
 
-__all__ = ["ISO_DATE_START", "MAX_FUTURE", "MIN_YEAR", "htmldate_published", "parse_datetime"]
+__all__ = [
+    "ISO_DATE_START", "MAX_FUTURE", "MIN_YEAR", "htmldate_published", "parse_datetime",
+    "same_day_loosely",
+]  # fmt: skip
 
 #: Earlier dates are placeholders (``1970-01-01``) or typos, not publication dates.
 MIN_YEAR = 1990
@@ -178,3 +181,18 @@ def htmldate_published(html: str, url: str | None) -> datetime | None:
 def _year_only(value: datetime) -> bool:
     """Whether ``value`` is htmldate's stand-in for a bare year (a copyright line)."""
     return (value.month, value.day, value.hour, value.minute) == (1, 1, 0, 0)
+
+
+#: A declared moment and a written date a day apart are one day seen from two time zones
+#: (``2023-10-12T22:00Z`` is the 13th in Berlin).
+ZONE_SLACK = timedelta(days=1)
+
+
+def same_day_loosely(declared: datetime, written: datetime) -> bool:
+    """Whether ``written`` names the day of ``declared`` within a time zone's day, or with
+    day and month swapped (``10/09/2024`` read the other way round)."""
+    day, other = declared.date(), written.date()
+    if abs(day - other) <= ZONE_SLACK:
+        return True
+    swapped = (other.year, other.day, other.month)
+    return other.day <= 12 and swapped == (day.year, day.month, day.day)

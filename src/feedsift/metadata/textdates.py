@@ -12,12 +12,14 @@ in its metadata, which is read first).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from feedsift.metadata.dates import MAX_FUTURE, MIN_YEAR
 
 __all__ = [
     "MONTH_NAMES", "dated", "find_text_date", "introduces_update", "opens_with_date_word",
+    "written_dates",
 ]  # fmt: skip
 
 #: Month names and their usual abbreviations, by month: English, German, French, Spanish,
@@ -149,6 +151,15 @@ def dated(text: str, within: int | None = None) -> tuple[datetime, bool] | None:
                 return found, False
             update = update or found
     return (update, True) if update is not None else None
+
+
+def written_dates(text: str) -> Iterator[datetime]:
+    """Every plausible date written in ``text``, pattern by pattern (not in text order)."""
+    for pattern, (d, m, y) in _PATTERNS:
+        for match in pattern.finditer(text):
+            found = _date(match.group(d), match.group(m), match.group(y))
+            if found is not None:
+                yield found
 
 
 def find_text_date(text: str) -> datetime | None:
