@@ -63,8 +63,25 @@ def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
     meta = read_metadata(parse_page(html))
     options = title_options(meta, None)
     assert "REI Co-op" in {o.text for o in options}  # the ranker still sees it ...
-    assert vetoed_titles(options, meta, "https://www.rei.com/c/packs") == {"REI Co-op"}
+    named = "Backpacking Backpacks for Overnight | REI Co-op"  # ... and the title with it
+    assert vetoed_titles(options, meta, "https://www.rei.com/c/packs") == {"REI Co-op", named}
     assert vetoed_titles(options, meta, "https://gear.example/c/packs") == set()  # another site
+
+
+def test_a_title_that_ends_with_the_sites_name_yields_to_the_headline() -> None:
+    html = """<html><head><meta property="og:site_name" content="REI">
+    <meta property="og:title" content="Hiking Boots: Shop Boots for Hiking | REI Co-op">
+    </head><body><nav>{menu}</nav><main><h1>Hiking Boots</h1>
+    <p>Boots for day hikes, for backpacking and for winter, from the brands we trust.</p>
+    </main></body></html>""".replace("{menu}", "".join(f"<a href='/c/{n}'>Gear {n}</a>"
+                                                    for n in range(40)))  # fmt: skip
+    article = feedsift.extract(html, "https://www.rei.com/c/hiking-boots")
+    assert article.title == "Hiking Boots"
+    meta = read_metadata(parse_page(html))
+    options = title_options(meta, None)
+    vetoed = vetoed_titles(options, meta, "https://www.rei.com/c/hiking-boots")
+    assert "Hiking Boots: Shop Boots for Hiking | REI Co-op" in vetoed
+    assert "Hiking Boots: Shop Boots for Hiking" not in vetoed  # without the name: allowed
 
 
 def test_the_sites_bare_name_is_vetoed_but_a_title_that_merely_starts_with_it_is_not() -> None:

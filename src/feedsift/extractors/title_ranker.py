@@ -43,6 +43,7 @@ ORIGINS = (
 )  # fmt: skip
 #: Separators that join a story title to a site or section name.
 SEPARATOR = re.compile(r"\s(?:\||-|--|–|—|::|»|·|/)\s|:\s")
+_TRAILING_SEPARATOR = re.compile(rf"(?:{SEPARATOR.pattern})$")
 _PART = re.compile(r"-part:(\d+)$")
 #: Longest title in words the ranker considers (longer strings are descriptions).
 MAX_WORDS = 60
@@ -171,7 +172,8 @@ def vetoed_titles(
     (:data:`CONSENT_TITLE`), the parts of the ``<title>`` after the site's name (a tagline:
     :func:`_after_site_name`), the site's bare name (all its words spell the
     host), and the last part of a title cut at separators when its first words spell the
-    host ("Backpacking Packs | REI Co-op" on rei.com: the site's name). The ranker is
+    host ("Backpacking Packs | REI Co-op" on rei.com: the site's name), and a whole title
+    that ends with that name when the title without it is an option too. The ranker is
     trained with them among the options (they are negatives there), so its features are
     the same at training and extraction."""
     after = _after_site_name(meta)
@@ -180,9 +182,24 @@ def vetoed_titles(
     host = _host_label(url or meta.canonical_url)
     if not host or host in HOSTING_LABELS:
         return menus
-    tails = _tail_parts(meta)
     names = {o.text for o in options if _bare_name(host, o.text)}
-    return menus | names | {o.text for o in options if o.text in tails and _spelled(host, o.text)}
+    named = {t for t in _tail_parts(meta) if _spelled(host, t)}
+    return menus | names | (named & {o.text for o in options}) | _with_name(options, named)
+
+
+def _with_name(options: Sequence[TitleOption], names: set[str]) -> set[str]:
+    """The options that are another option followed by a separator and the site's name
+    ("Hiking Boots: Shop Boots | REI Co-op" beside "Hiking Boots: Shop Boots"): the issue
+    asks for titles without the site's name, and a reader's headline never carries it."""
+    texts = {o.text for o in options}
+    return {o.text for o in options for name in names if _head_before(o.text, name) in texts}
+
+
+def _head_before(text: str, name: str) -> str | None:
+    """``text`` without its trailing separator and ``name`` (``None`` unless it ends so)."""
+    head = text.removesuffix(name)
+    found = _TRAILING_SEPARATOR.search(head) if head != text else None
+    return head[: found.start()].strip() if found is not None else None
 
 
 def _after_site_name(meta: PageMetadata) -> set[str]:
