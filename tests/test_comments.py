@@ -6,7 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import feedsift
+from feedsift.api import bundled_extractor
 from feedsift.evaluation.comments import comment_text
+from feedsift.extractors.comments import comment_list_blocks
+from feedsift.parsing.page import parse_page
 from feedsift.records import Comment
 
 BODY = "".join(
@@ -196,3 +199,36 @@ def test_a_list_of_comments_under_an_article_is_never_its_body() -> None:
 def test_one_element_with_a_comment_class_word_is_not_a_list_of_comments() -> None:
     html = LONG_COMMENTS.replace('<div class="entry">', '<div class="entry commentary">')
     assert "Paragraph 8 of the post" in feedsift.extract(html).text
+
+
+#: Comments written without class words inside ``div#comments`` (TrekMovie, dragnet page
+#: T13): a ``dl`` of numbered ``dt`` headers and ``dd`` texts.
+BARE_LIST = _page(
+    "<h2>Comments</h2><dl>"
+    + "".join(
+        f'<dt class=""><a href="#c{n}">{n}.</a> Reader {n} - August 8, 2012</dt>'
+        f'<dd class=""><p>{_LONG.format(n=n)}</p><p>{_LONG.format(n=n + 10)}</p></dd>'
+        for n in range(1, 6)
+    )
+    + "</dl>"
+)
+
+
+def test_a_list_without_class_words_inside_div_comments_is_comments() -> None:
+    article = feedsift.extract(BARE_LIST, include_comments=True)
+    assert "Paragraph 8 of the post" in article.text
+    assert "combinatorics course" not in article.text
+    assert [c.author for c in article.comments] == [f"Reader {n}" for n in range(1, 6)]
+    assert {c.published for c in article.comments} == {datetime(2012, 8, 8, tzinfo=UTC)}
+
+
+def test_only_an_element_named_a_list_of_comments_holds_one_without_class_words() -> None:
+    # A forum's posts inside XenForo's ``js-replyNewMessageContainer`` ("reply" marks it
+    # comment-like) are the page's posts, not a list of comments under it.
+    for holder, listed in (('<div id="comments">', True),
+                           ('<div class="js-replyNewMessageContainer">', False)):  # fmt: skip
+        page = parse_page(BARE_LIST.replace('<div id="comments">', holder))
+        signals = bundled_extractor().decide(page).analysis.signals
+        mask = comment_list_blocks(page.view, signals)
+        texts = [b.text for b, kept in zip(page.view.blocks, mask, strict=True) if kept]
+        assert any("combinatorics course" in t for t in texts) is listed

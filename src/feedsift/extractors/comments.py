@@ -13,7 +13,10 @@ write a comment as two siblings, a header of name and date and then the text (Th
 author and date to the text after it. Blogger's older templates write a
 ``dt.comment-author`` header ("Ann said..."), a ``dd.comment-body`` and a
 ``dd.comment-footer`` of date: the body takes the name from the header before it; the
-newer ones date a comment in ``span.datetime``.
+newer ones date a comment in ``span.datetime``. Older themes write the list without class
+words inside an element named for it (TrekMovie's ``div#comments`` > ``dl`` of
+``dt``/``dd``): the items of such a list are the comments, a ``dt`` line "1. William Kirk -
+August 8, 2012" their header.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from itertools import islice
 
 import numpy as np
 from lxml import etree
@@ -79,6 +83,21 @@ COUNT_LINE = re.compile(
 NUMERIC_DATE = re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})\b")
 #: Two-digit years are this century's (the comments of the data are from 2000 on).
 CENTURY = 2000
+#: Ids and class words that name a whole list of comments: only such an element holds a
+#: list whose items carry no class words (a word inside a longer name, XenForo's
+#: ``js-replyNewMessageContainer`` around a forum thread's posts, is no such name).
+COMMENT_LIST_NAMES = frozenset({
+    "comments", "commentlist", "comment-list", "comments-list", "commentslist", "comments-area",
+})  # fmt: skip
+#: Tags of the items of a list of comments written without class words (Thesis' ``dl`` of
+#: ``dt``/``dd`` pairs, a bare ``ol`` of ``li``) ...
+LIST_ITEM_TAGS = ("li", "dt", "dd", "article")
+#: ... of which a comment-marked element holds at least this many under one parent ...
+MIN_LISTED = 2
+#: ... among its first items of those tags (a list of 500 comments is known by its first).
+LIST_ITEMS_READ = 8
+#: The line of a bare list's ``dt``: a number, the commenter's name, a dash and the date.
+BARE_HEADER = re.compile(r"^\W*\d*\.?\s*(?P<name>[^-–—|·]+?)\s+[-–—|·]\s+(?P<date>.+)$")
 #: Digits in an id: ``comment-203747`` and ``comment-203755`` share the stem ``comment-``.
 _DIGITS = re.compile(r"\d+")
 
@@ -108,6 +127,8 @@ class _CommentItems:
         self.view, self.signals = view, signals
         self._siblings: dict[etree._Element, Counter[tuple[str, str]]] = {}
         self._items: dict[int, int] = {}
+        self._lists: dict[etree._Element, bool] = {}
+        self._listed: set[int] = set()
 
     def repeats(self, element: etree._Element) -> bool:
         """Whether a sibling has the same tag and class word (one of a list of comments)."""
@@ -120,6 +141,16 @@ class _CommentItems:
         key = _sibling_key(element)
         return bool(key[1]) and counts[key] > 1
 
+    def holds_list(self, element: etree._Element) -> bool:
+        """Whether a comment-marked element that does not repeat is named a list of comments
+        (:data:`COMMENT_LIST_NAMES`) and holds one written without class words
+        (``div#comments`` > ``dl`` of ``dt``/``dd`` pairs, a bare ``ol`` of ``li``), unless
+        it also holds the page's ``<h1>`` (then it is the post)."""
+        found = self._lists.get(element)
+        if found is None:
+            found = self._lists[element] = _holds_list(element)
+        return found
+
     def item_of(self, block: int) -> int:
         """The comment a block belongs to: the innermost repeated comment element, else the
         innermost comment element (-1 when none)."""
@@ -129,15 +160,36 @@ class _CommentItems:
             found = self._items[start] = self._walk_up(start)
         return found
 
+    def listed(self, item: int) -> bool:
+        """Whether ``item`` is an item of a list named a list of comments (:meth:`holds_list`)."""
+        return item in self._listed
+
     def _walk_up(self, current: int) -> int:
-        first = -1
+        first, listed = -1, -1
         while current >= 0:
+            element = self.view.subtrees[current].element
             if self.signals.roles.own[current] & _COMMENT:
-                if self.repeats(self.view.subtrees[current].element):
+                if self.repeats(element):
                     return current
+                if listed >= 0 and self.holds_list(element):
+                    self._listed.add(listed)
+                    return listed
                 first = current if first < 0 else first
+            elif element.tag in LIST_ITEM_TAGS:
+                listed = current  # the outermost list item under the comments so far
             current = self.view.subtrees[current].parent
         return first
+
+
+def _holds_list(element: etree._Element) -> bool:
+    names = {element.get("id") or "", *(element.get("class") or "").split()}
+    if not names & COMMENT_LIST_NAMES or next(element.iter("h1"), None) is not None:
+        return False
+    for item in islice(element.iter(*LIST_ITEM_TAGS), LIST_ITEMS_READ):
+        parent = item.getparent()
+        if parent is not None and sum(1 for _ in parent.iterchildren(item.tag)) >= MIN_LISTED:
+            return True
+    return False
 
 
 def _is_comment_text(view: BlockView, signals: PageSignals, block: int) -> bool:
@@ -158,7 +210,10 @@ def comment_list_blocks(view: BlockView, signals: PageSignals) -> np.ndarray:
     items = _CommentItems(view, signals)
     for block in np.flatnonzero((inherited & _COMMENT) > 0):
         item = items.item_of(int(block))
-        mask[block] = item >= 0 and items.repeats(view.subtrees[item].element)
+        if item >= 0:
+            element = view.subtrees[item].element
+            mask[block] = (items.listed(item) or items.repeats(element)
+                           or items.holds_list(element))  # fmt: skip
     return mask
 
 
@@ -249,11 +304,25 @@ def _draft(view: BlockView, item: int, blocks: list[int]) -> _Draft:
     element = view.subtrees[item].element if item >= 0 else None
     author = _author(element) or _header_author(element)
     published, written = _published(element)
+    if author is None and written is None and element is not None and element.tag == "dt":
+        return _bare_header(element) or _Draft((), None, None)
     lines = tuple(
         view.blocks[b].text for b in blocks
         if not _header_line(view.blocks[b].text, view.blocks[b].n_words, author, written)
     )  # fmt: skip
     return _Draft(lines, author, published)
+
+
+def _bare_header(element: etree._Element) -> _Draft | None:
+    """The name and date of a bare list's ``dt`` ("1. William Kirk - August 8, 2012"), a
+    header that lends them to the ``dd`` after it."""
+    text = normalize_space("".join(str(t) for t in element.itertext()))
+    match = BARE_HEADER.match(text)
+    if match is None or len(text.split()) > HEADER_MAX_WORDS:
+        return None
+    name = match.group("name")
+    author = name if len(name.split()) <= AUTHOR_MAX_WORDS else None
+    return _Draft((), author, find_text_date(match.group("date")))
 
 
 def _header_line(text: str, words: int, author: str | None, written: str | None) -> bool:
