@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import feedsift
 from feedsift.api import bundled_extractor
 from feedsift.extractors.block_dates import AFTER_TITLE, DateAnchors, date_near_title
 from feedsift.extractors.signals import PageSignals
@@ -45,3 +46,24 @@ def test_without_a_body_or_an_h1_the_title_window_alone_is_read() -> None:
     page, signals, texts = _blocks_and_signals(PAGE.replace("h1>", "h2>"))
     heading = texts.index("Deploying Keycloak on AWS, part one", 1)
     assert date_near_title(page.view, signals, DateAnchors(title=heading)) is None
+
+
+def _sidebar_page(label: str) -> bytes:
+    """A collection page whose only date is in a sidebar pair of lines, far below the title."""
+    body = "".join(f"<p>Plate {n} shows the coffee house as Moseley describes it, with the "
+                   f"merchants and the pots and the long tables of the port ({n}).</p>"
+                   for n in range(30))  # fmt: skip
+    return f"""<html><body><main><h1>A Treatise Concerning Coffee (1792)</h1>{body}</main>
+<aside><div class="dateline"><p class="label">{label}</p><p class="date">Feb 2, 2023</p></div>
+</aside></body></html>""".encode()
+
+
+def test_a_date_after_a_label_that_names_it_is_read_anywhere_on_the_page() -> None:
+    url = "https://review.example.org/collection/moseley-coffee"
+    found = feedsift.extract(_sidebar_page("Published"), url).published
+    assert found == datetime(2023, 2, 2, tzinfo=UTC)
+
+
+def test_a_label_that_says_updated_names_no_publication_date() -> None:
+    url = "https://review.example.org/collection/moseley-coffee"
+    assert feedsift.extract(_sidebar_page("Last updated"), url).published is None

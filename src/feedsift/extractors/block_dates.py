@@ -10,8 +10,10 @@ htmldate's markup search does, read from blocks the extractor has already built.
 "Near the title" is around the title block, then around the body's first block and the
 page's first ``<h1>``; when nothing is found there, a line just under the body that says
 what its date is ("Posted on the 15/12/2025 at 19:00 by ...", "Last updated on 17 December
-2025"), or a marked date line inside the post's own container, is read. Dates in related
-posts, comments, a sidebar's list of posts or the previous/next links are never read.
+2025"), or a marked date line inside the post's own container, is read, else a date in the
+block after a label that names it ("Published", then "Feb 2, 2023") anywhere on the page.
+Dates in related posts, comments, a sidebar's list of posts or the previous/next links are
+never read.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ MAX_WORDS = 20
 #: ... unless it opens with a date, within this many characters (a weekday or "Posted:"
 #: before it): "July 15, 2021 · 12 min read · 2500 words · Tags: ..." at any length.
 OPENING_CHARS = 16
+#: Longest label, in words, read as the name of the date in the block after it
+#: ("Published", "Posted on"; "Last updated" says it is no publication date).
+LABEL_MAX_WORDS = 3
 #: ``<time>`` elements read in one block (a line shows one or two).
 MAX_TIMES = 3
 _META = 1 << Role.META
@@ -166,7 +171,28 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
         if found is not None and not found[1]:
             return found[0]
         update = update or (found[0] if found else None)
-    return _date_under_body(view, signals, anchors, others) or update
+    under = _date_under_body(view, signals, anchors, others)
+    return under or _labelled_date(view, signals, others, anchors.start) or update
+
+
+def _labelled_date(
+    view: BlockView, signals: PageSignals, others: OtherPosts, at: int
+) -> datetime | None:
+    """The date in the block just after a label block that says what it is ("Published"
+    then "Feb 2, 2023": a sidebar's or a ``<dl>``'s pair of lines), anywhere on the page
+    but in other posts and comments; a label that says "Updated" does not count."""
+    blocks = view.blocks
+    for i in range(len(blocks) - 1):
+        label = blocks[i]
+        if label.n_words > LABEL_MAX_WORDS or not opens_with_date_word(label.text):
+            continue
+        value = blocks[i + 1]
+        if value.n_words > MAX_WORDS or introduces_update(label.text) or dated(label.text):
+            continue
+        found = dated(value.text, OPENING_CHARS)
+        if found is not None and not _elsewhere(view, signals, others, value, at):
+            return found[0]
+    return None
 
 
 def shown_date_line(
