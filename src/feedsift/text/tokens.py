@@ -56,8 +56,9 @@ def tokenize(text: str) -> list[str]:
 
 
 def tokenize_lower(text: str) -> list[str]:
-    """Tokens of the lower-cased text (the LCS measure is case-insensitive)."""
-    return tokenize(text.lower())
+    """Tokens of the lower-cased text (the LCS measure is case-insensitive), soft hyphens
+    (U+00AD, invisible) ignored: a gold text that keeps them reads as the page shows it."""
+    return tokenize(text.lower().replace("\u00ad", ""))
 
 
 def normalize_space(text: str) -> str:
