@@ -202,13 +202,16 @@ def shown_date_line(
     date a reader sees under the headline): not an update, not a time kept only in an
     attribute behind "3 hours ago", not a table cell, not another post's or a comment's."""
     near = signals.roles.near
-    others = _other_posts(view, anchors)
+    others: OtherPosts | None = None  # found only once a line shows a date (most show none)
     for i in _windows(view, signals, anchors):
         block = view.blocks[i]
-        if block.tag in DATA_CELL_TAGS or _elsewhere(view, signals, others, block, anchors.start):
+        if block.tag in DATA_CELL_TAGS:
             continue
         found = _written_date(block, int(near[block.subtree]))
-        if found is not None and not found[1]:
+        if found is None or found[1]:
+            continue
+        others = others or _other_posts(view, anchors)
+        if not _elsewhere(view, signals, others, block, anchors.start):
             return found[0]
     return None
 
@@ -216,9 +219,11 @@ def shown_date_line(
 def writes_day(view: BlockView, moment: datetime) -> bool:
     """Whether any block of the page writes the calendar day of ``moment`` (give or take
     a time zone's day or a day/month swap: :func:`~feedsift.metadata.dates.same_day_loosely`)."""
+    years = tuple(str(moment.year + step) for step in (-1, 0, 1))  # every date writes one
     return any(
         same_day_loosely(moment, found)
         for block in view.blocks
+        if any(year in block.text for year in years)
         for found in written_dates(block.text)
     )
 

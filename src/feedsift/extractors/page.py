@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, replace
+from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -423,7 +424,7 @@ def _with_date(
     asked) from htmldate's markup search, which parses the page again; a declared date the
     page never shows yields to the one its date line shows."""
     if meta.published is not None:
-        return _shown_over_declared(page, decision, meta)
+        return _shown_over_declared(page, decision, meta, meta.published)
     found = date_near_title(page.view, decision.analysis.signals, _date_anchors(decision))
     source = FieldSource("published", "dom", DATE_LINE)
     if found is None and htmldate:
@@ -435,15 +436,13 @@ def _with_date(
 
 
 def _shown_over_declared(
-    page: ParsedPage, decision: BlockDecision, meta: PageMetadata
+    page: ParsedPage, decision: BlockDecision, meta: PageMetadata, declared: datetime
 ) -> PageMetadata:
     """The date the post's date line shows, when the page declares another day it writes
     nowhere: a CMS that keeps the first draft's ``datePublished`` under a post it re-dated
     ("November 21, 2025" under the headline, 2019 in the JSON-LD) or a date stamped by the
     page's builder. A declared moment the page also writes, a day off or day and month
     swapped, stays."""
-    declared = meta.published
-    assert declared is not None
     anchors = _date_anchors(decision)
     shown = shown_date_line(page.view, decision.analysis.signals, anchors)
     if shown is None or same_day_loosely(declared, shown) or writes_day(page.view, declared):
