@@ -28,6 +28,7 @@ from feedsift.extractors.body import assemble_body
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
 from feedsift.extractors.comments import comment_list_blocks, find_comments
+from feedsift.extractors.controls import social_controls
 from feedsift.extractors.kinds import (
     KIND_LABELS,
     KindGuess,
@@ -206,6 +207,7 @@ class LearnedPageExtractor:
         scores = block_scores(signals, table, context, self._block)
         classified = scores >= self.threshold
         navigated = classified & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
+        navigated &= ~social_controls(page.view, signals, navigated)
         shown = _shown_only(navigated, analysis.visible) if self.drop_unshown else None
         kept = navigated if shown is None else shown
         ended = self._visual_end(analysis, kept, title.block, scores)
