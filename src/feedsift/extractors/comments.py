@@ -304,8 +304,9 @@ def _draft(view: BlockView, item: int, blocks: list[int]) -> _Draft:
     element = view.subtrees[item].element if item >= 0 else None
     author = _author(element) or _header_author(element)
     published, written = _published(element)
-    if author is None and written is None and element is not None and element.tag == "dt":
-        return _bare_header(element) or _Draft((), None, None)
+    header = _bare_header(element) if author is None and written is None else None
+    if header is not None:
+        return header
     lines = tuple(
         view.blocks[b].text for b in blocks
         if not _header_line(view.blocks[b].text, view.blocks[b].n_words, author, written)
@@ -313,9 +314,11 @@ def _draft(view: BlockView, item: int, blocks: list[int]) -> _Draft:
     return _Draft(lines, author, published)
 
 
-def _bare_header(element: etree._Element) -> _Draft | None:
+def _bare_header(element: etree._Element | None) -> _Draft | None:
     """The name and date of a bare list's ``dt`` ("1. William Kirk - August 8, 2012"), a
     header that lends them to the ``dd`` after it."""
+    if element is None or element.tag != "dt":
+        return None
     text = normalize_space("".join(str(t) for t in element.itertext()))
     match = BARE_HEADER.match(text)
     if match is None or len(text.split()) > HEADER_MAX_WORDS:
