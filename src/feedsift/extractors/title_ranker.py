@@ -20,7 +20,13 @@ from feedsift.extractors.model import Predictor
 from feedsift.metadata import PageMetadata
 from feedsift.metadata.titles import STRUCTURED_TITLES, TITLE_SEPARATORS
 from feedsift.metadata.values import site_host
-from feedsift.text.tokens import lenient_title, normalize_space, token_f1, tokenize_lower
+from feedsift.text.tokens import (
+    lenient_title,
+    lenient_titles,
+    normalize_space,
+    token_f1,
+    tokenize_lower,
+)
 
 __all__ = [
     "RankerPage",
@@ -93,13 +99,14 @@ class VisibleTitles:
 
 
 def visible_titles(texts: Sequence[str], link: np.ndarray) -> VisibleTitles:
-    """The short blocks of a page, split by whether they are links."""
-    plain: set[str] = set()
-    linked: set[str] = set()
-    for text, share in zip(texts, link, strict=True):
-        if len(text.split()) <= MAX_VISIBLE_WORDS:
-            (linked if share >= LINKED_SHARE else plain).add(lenient_title(text))
-    return VisibleTitles(frozenset(plain), frozenset(linked))
+    """The short blocks of a page, split by whether they are links; ``texts`` are the
+    blocks' texts (whitespace collapsed, so a block has one more word than spaces)."""
+    plain: list[str] = []
+    linked: list[str] = []
+    for text, share in zip(texts, link.tolist(), strict=True):
+        if text.count(" ") < MAX_VISIBLE_WORDS:
+            (linked if share >= LINKED_SHARE else plain).append(text)
+    return VisibleTitles(frozenset(lenient_titles(plain)), frozenset(lenient_titles(linked)))
 
 
 @dataclass(frozen=True, slots=True)
