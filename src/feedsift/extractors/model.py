@@ -94,9 +94,10 @@ class TreeEnsemble:
 
         Indices are ``intp`` from the start and gathered with the arrays' own ``take`` (a
         plain gather, cheaper than fancy indexing's general machinery and than ``np.take``'s
-        dispatch); the walk updates them and its scratch arrays in place, so a level costs
-        no allocation beyond two gathers (most calls score a handful of rows, where numpy's
-        per-call overhead is the cost).
+        dispatch) into scratch arrays made once: a page of thousands of blocks would
+        otherwise allocate and fault in megabytes at every level. ``mode="clip"`` never
+        clips (every index is valid) but spares ``take`` the copy it makes of ``out`` under
+        the default ``mode="raise"``.
         """
         n_trees = len(self.leaves)
         rows, width = x.shape
@@ -110,10 +111,13 @@ class TreeEnsemble:
         at[:] = tree_base
         step = 1 - tree_base  # child of node k of tree t: 2k + 1 (+1 right), kept global
         column, right = np.empty_like(at), np.empty(at.shape, dtype=bool)
+        value, threshold = np.empty(at.shape), np.empty(at.shape)
         for _ in range(self.depth):
-            take_feature(at, out=column)
+            take_feature(at, out=column, mode="clip")
             column += row_base
-            np.greater(take_x(column), take_threshold(at), out=right)
+            take_x(column, out=value, mode="clip")
+            take_threshold(at, out=threshold, mode="clip")
+            np.greater(value, threshold, out=right)
             at += at
             at += step
             at += right
