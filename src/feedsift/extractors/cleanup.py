@@ -75,15 +75,17 @@ def tidy_body(texts: Sequence[str], signals: PageSignals, kept: np.ndarray) -> n
     """``kept`` without head-of-body bylines and stray labels (a new mask); ``texts`` are
     the blocks' texts."""
     tidy = kept.copy()
-    own = signals.roles.own[signals.owner]
+    # Python numbers: a numpy scalar read per block costs several times more
+    own = signals.roles.own[signals.owner].tolist()
+    marker, words = signals.marker.tolist(), signals.words.tolist()
     in_head = True
-    for i in (int(k) for k in np.flatnonzero(kept)):
+    for i in np.flatnonzero(kept).tolist():
         text = texts[i]
-        if signals.marker[i] or _is_noise(text, signals.words[i]):
+        if marker[i] or _is_noise(text, words[i]):
             tidy[i] = False
             continue
-        if in_head and _is_byline(text, signals.words[i], int(own[i])):
+        if in_head and _is_byline(text, words[i], own[i]):
             tidy[i] = False
-        elif signals.words[i] >= PROSE_MIN_WORDS:
+        elif words[i] >= PROSE_MIN_WORDS:
             in_head = False
     return tidy

@@ -33,16 +33,15 @@ NAV_MAX_SHARE = 0.5
 def navigation_subtrees(tags: Sequence[str], table: SubtreeTable) -> np.ndarray:
     """Per subtree, whether it is or lies inside a navigation element that holds at most
     :data:`NAV_MAX_SHARE` of the page's words (subtrees come parents first)."""
-    inside = np.zeros(len(tags), dtype=bool)
     if NAVIGATION_TAGS.isdisjoint(tags):
-        return inside
+        return np.zeros(len(tags), dtype=bool)
     limit = NAV_MAX_SHARE * float(table.words[table.parent < 0].sum())
-    for i, tag in enumerate(tags):
-        parent = table.parent[i]
-        inside[i] = (parent >= 0 and inside[parent]) or (
-            tag in NAVIGATION_TAGS and table.words[i] <= limit
+    inside: list[bool] = []  # Python values: a numpy scalar read per subtree costs more
+    for tag, parent, words in zip(tags, table.parent.tolist(), table.words.tolist(), strict=True):
+        inside.append(
+            (parent >= 0 and inside[parent]) or (tag in NAVIGATION_TAGS and words <= limit)
         )
-    return inside
+    return np.array(inside, dtype=bool).reshape(len(tags))
 
 
 def navigation_blocks(tags: Sequence[str], table: SubtreeTable, owner: np.ndarray) -> np.ndarray:
