@@ -95,12 +95,11 @@ def _similarity(
     block: TextBlock, references: Sequence[tuple[Counter[str], int]], folded: Sequence[str],
     vocabulary: frozenset[str],
 ) -> list[float]:
-    words = [token.lower() for token in block.tokens]
-    if vocabulary.isdisjoint(words):
+    if vocabulary.isdisjoint(map(str.lower, block.tokens)):
         return [0.0, 0.0, 0.0, 0.0]  # no word in common: nothing to compare
-    text = block.text
+    words = list(map(str.lower, block.tokens))
     bag, size = Counter(words), len(words)
-    key = normalize_space(text).casefold()
+    key = block.text.casefold()  # a block's whitespace is collapsed already
     best = max((_bag_f1(bag, size, ref, n) for ref, n in references), default=0.0)
     exact = float(any(key == f for f in folded))
     inside = float(bool(key) and any(key in f for f in folded))
