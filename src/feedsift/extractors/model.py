@@ -56,6 +56,11 @@ def _check_width(x: np.ndarray, n_features: int) -> None:
         )
 
 
+#: Feature dtypes the tree walk reads without a float64 copy (their comparison with the
+#: float64 thresholds widens them exactly).
+_EXACT = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def _sigmoid(raw: np.ndarray) -> np.ndarray:
     """Logistic function without overflow warnings for large negative inputs."""
     out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(raw, -500.0, 500.0)))
@@ -97,11 +102,14 @@ class TreeEnsemble:
         dispatch) into scratch arrays made once: a page of thousands of blocks would
         otherwise allocate and fault in megabytes at every level. ``mode="clip"`` never
         clips (every index is valid) but spares ``take`` the copy it makes of ``out`` under
-        the default ``mode="raise"``.
+        the default ``mode="raise"``. Rows of ``float32`` (the block features) are read as
+        they are: comparing them with the ``float64`` thresholds widens them exactly, as a
+        converted copy of ``x`` would.
         """
         n_trees = len(self.leaves)
         rows, width = x.shape
-        take_x = np.ascontiguousarray(x, dtype=np.float64).ravel().take
+        flat_x = np.ascontiguousarray(x, dtype=x.dtype if x.dtype in _EXACT else np.float64).ravel()
+        take_x = flat_x.take
         inner = self.feature.shape[1]
         take_feature = self.feature.ravel().astype(np.intp).take
         take_threshold = self.threshold.ravel().take
@@ -111,7 +119,7 @@ class TreeEnsemble:
         at[:] = tree_base
         step = 1 - tree_base  # child of node k of tree t: 2k + 1 (+1 right), kept global
         column, right = np.empty_like(at), np.empty(at.shape, dtype=bool)
-        value, threshold = np.empty(at.shape), np.empty(at.shape)
+        value, threshold = np.empty(at.shape, dtype=flat_x.dtype), np.empty(at.shape)
         for _ in range(self.depth):
             take_feature(at, out=column, mode="clip")
             column += row_base
