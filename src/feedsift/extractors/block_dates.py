@@ -210,7 +210,8 @@ def shown_date_line(
         found = _written_date(block, int(near[block.subtree]))
         if found is None or found[1]:
             continue
-        others = others or _other_posts(view, anchors)
+        if others is None:
+            others = _other_posts(view, anchors)
         if not _elsewhere(view, signals, others, block, anchors.start):
             return found[0]
     return None

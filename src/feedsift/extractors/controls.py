@@ -1,4 +1,4 @@
-"""Share and follow bars: short lines of links inside an element named for sharing.
+"""Share bars: short lines of links inside an element named for sharing.
 
 A share bar ("Share: Mastodon Bluesky Email") sits between the headline and the first
 paragraph in a ``div.share-bar``; a model that has not seen the site may keep the line.
@@ -23,7 +23,7 @@ from feedsift.parsing.blocks import BlockView
 
 __all__ = ["CONTROL_MAX_WORDS", "CONTROL_MIN_LINK", "SHARE_WORDS", "social_controls"]
 
-#: Words of a class or id that name a box of share or follow buttons.
+#: Words of a class (split at ``-`` and ``_``) that name a box of share buttons.
 SHARE_WORDS = frozenset({
     "share", "shares", "sharing", "sharebar", "sharethis", "sharedaddy", "addthis",
 })  # fmt: skip

@@ -196,8 +196,8 @@ def vetoed_titles(
 
 def _with_name(options: Sequence[TitleOption], names: set[str]) -> set[str]:
     """The options that are another option followed by a separator and the site's name
-    ("Hiking Boots: Shop Boots | REI Co-op" beside "Hiking Boots: Shop Boots"): the issue
-    asks for titles without the site's name, and a reader's headline never carries it."""
+    ("Hiking Boots: Shop Boots | REI Co-op" beside "Hiking Boots: Shop Boots"): a title is
+    wanted without the site's name, and a reader's headline never carries it."""
     texts = {o.text for o in options}
     return {o.text for o in options for name in names if _head_before(o.text, name) in texts}
 
