@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 import feedsift
 from feedsift.api import bundled_extractor
 from feedsift.evaluation.comments import comment_text
@@ -176,50 +178,48 @@ _LONG = (
     "always ask why the generating function gives the answer so quickly; your explanation "
     "of the sums written out by hand is the clearest one I have read so far ({n})."
 )
+#: Readers 1 to 5, each with two long paragraphs.
+READERS = range(1, 6)
 LONG_COMMENTS = _page(
     '<ol class="comment-list">'
     + "".join(
         f'<li class="comment" id="comment-{n}"><div class="comment-author"><b class="fn">'
         f'Reader {n}</b></div><div class="comment-content"><p>{_LONG.format(n=n)}</p>'
         f"<p>{_LONG.format(n=n + 10)}</p></div></li>"
-        for n in range(1, 6)
+        for n in READERS
     )
     + "</ol>"
 )
-
-
-def test_a_list_of_comments_under_an_article_is_never_its_body() -> None:
-    article = feedsift.extract(LONG_COMMENTS, include_comments=True)
-    assert article.kind is feedsift.PageKind.ARTICLE
-    assert "Paragraph 8 of the post" in article.text
-    assert "combinatorics course" not in article.text
-    assert [c.author for c in article.comments] == [f"Reader {n}" for n in range(1, 6)]
-
-
-def test_one_element_with_a_comment_class_word_is_not_a_list_of_comments() -> None:
-    html = LONG_COMMENTS.replace('<div class="entry">', '<div class="entry commentary">')
-    assert "Paragraph 8 of the post" in feedsift.extract(html).text
-
-
-#: Comments written without class words inside ``div#comments`` (TrekMovie, dragnet page
-#: T13): a ``dl`` of numbered ``dt`` headers and ``dd`` texts.
+#: The same comments written without class words inside ``div#comments`` (TrekMovie,
+#: dragnet page T13): a ``dl`` of numbered ``dt`` headers and ``dd`` texts.
 BARE_LIST = _page(
     "<h2>Comments</h2><dl>"
     + "".join(
         f'<dt class=""><a href="#c{n}">{n}.</a> Reader {n} - August 8, 2012</dt>'
         f'<dd class=""><p>{_LONG.format(n=n)}</p><p>{_LONG.format(n=n + 10)}</p></dd>'
-        for n in range(1, 6)
+        for n in READERS
     )
     + "</dl>"
 )
 
 
-def test_a_list_without_class_words_inside_div_comments_is_comments() -> None:
-    article = feedsift.extract(BARE_LIST, include_comments=True)
+@pytest.mark.parametrize("html", [LONG_COMMENTS, BARE_LIST], ids=["classed", "bare"])
+def test_a_list_of_comments_under_an_article_is_never_its_body(html: str) -> None:
+    article = feedsift.extract(html, include_comments=True)
+    assert article.kind is feedsift.PageKind.ARTICLE
     assert "Paragraph 8 of the post" in article.text
     assert "combinatorics course" not in article.text
-    assert [c.author for c in article.comments] == [f"Reader {n}" for n in range(1, 6)]
-    assert {c.published for c in article.comments} == {datetime(2012, 8, 8, tzinfo=UTC)}
+    assert [c.author for c in article.comments] == [f"Reader {n}" for n in READERS]
+
+
+def test_a_bare_lists_dt_dates_the_comment_after_it() -> None:
+    comments = feedsift.extract(BARE_LIST, include_comments=True).comments
+    assert {c.published for c in comments} == {datetime(2012, 8, 8, tzinfo=UTC)}
+
+
+def test_one_element_with_a_comment_class_word_is_not_a_list_of_comments() -> None:
+    html = LONG_COMMENTS.replace('<div class="entry">', '<div class="entry commentary">')
+    assert "Paragraph 8 of the post" in feedsift.extract(html).text
 
 
 def test_only_an_element_named_a_list_of_comments_holds_one_without_class_words() -> None:

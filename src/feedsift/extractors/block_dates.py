@@ -19,6 +19,7 @@ never read.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
@@ -92,6 +93,10 @@ TIME_ATTRIBUTES = ("datetime", "title")
 ATTRIBUTE_ELEMENTS = 12
 
 
+#: Reads a block's date (with whether it is an update) given its role mask.
+_LineReader = Callable[[TextBlock, int], "tuple[datetime, bool] | None"]
+
+
 @dataclass(frozen=True, slots=True)
 class DateAnchors:
     """Where the post is on the page: its title block and its body's first and last blocks
@@ -160,17 +165,12 @@ def date_near_title(view: BlockView, signals: PageSignals, anchors: DateAnchors)
     the body's start), else of a "Posted on ..." line just under the body, else an update
     date near the title ("Last updated on ..." yields to a publication date); never one
     inside a related-posts box, a comment or another box of other posts."""
-    near = signals.roles.near
     others = _other_posts(view, anchors)
     update = None
-    for i in _windows(view, signals, anchors):
-        block = view.blocks[i]
-        if _elsewhere(view, signals, others, block, anchors.start):
-            continue
-        found = _line_date(block, int(near[block.subtree]))
-        if found is not None and not found[1]:
-            return found[0]
-        update = update or (found[0] if found else None)
+    for found, is_update in _dates_near_title(view, signals, anchors, _line_date, others):
+        if not is_update:
+            return found
+        update = update or found
     under = _date_under_body(view, signals, anchors, others)
     return under or _labelled_date(view, signals, others, anchors.start) or update
 
@@ -201,20 +201,27 @@ def shown_date_line(
     """The first publication date written in the text of a date line near the title (the
     date a reader sees under the headline): not an update, not a time kept only in an
     attribute behind "3 hours ago", not a table cell, not another post's or a comment's."""
+    dates = _dates_near_title(view, signals, anchors, _written_outside_cells)
+    return next((found for found, is_update in dates if not is_update), None)
+
+
+def _dates_near_title(
+    view: BlockView, signals: PageSignals, anchors: DateAnchors, read: _LineReader,
+    others: OtherPosts | None = None,
+) -> Iterator[tuple[datetime, bool]]:  # fmt: skip
+    """The dates ``read`` finds in the blocks around the title, in :func:`_windows` order,
+    with whether each is an update; none in other posts or comments (whose boxes are found
+    only once a line shows a date, when ``others`` is not given: most lines show none)."""
     near = signals.roles.near
-    others: OtherPosts | None = None  # found only once a line shows a date (most show none)
     for i in _windows(view, signals, anchors):
         block = view.blocks[i]
-        if block.tag in DATA_CELL_TAGS:
-            continue
-        found = _written_date(block, int(near[block.subtree]))
-        if found is None or found[1]:
+        found = read(block, int(near[block.subtree]))
+        if found is None:
             continue
         if others is None:
             others = _other_posts(view, anchors)
         if not _elsewhere(view, signals, others, block, anchors.start):
-            return found[0]
-    return None
+            yield found
 
 
 def writes_day(view: BlockView, moment: datetime) -> bool:
@@ -237,6 +244,11 @@ def _line_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
         kept = _attribute_date(block)
         found = (kept, introduces_update(block.text)) if kept is not None else None
     return found
+
+
+def _written_outside_cells(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
+    """:func:`_written_date`, except in a table cell (:data:`DATA_CELL_TAGS`)."""
+    return None if block.tag in DATA_CELL_TAGS else _written_date(block, roles)
 
 
 def _written_date(block: TextBlock, roles: int) -> tuple[datetime, bool] | None:
