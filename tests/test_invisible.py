@@ -1,4 +1,5 @@
-"""Soft hyphens leave the markup before parsing and are ignored by the measure's tokens."""
+"""Invisible characters (soft hyphens, zero-width spaces, word joiners, stray byte-order
+marks) leave the markup before parsing and are ignored by the measure's tokens."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import feedsift
-from feedsift.parsing.invisible import SOFT_HYPHENS, without_soft_hyphens
+from feedsift.parsing.invisible import INVISIBLE_SPELLINGS, without_invisible
 from feedsift.parsing.page import parse_page
-from feedsift.text.tokens import tokenize_lower
+from feedsift.text.tokens import INVISIBLE_CHARACTERS, tokenize_lower
 
 PARAGRAPH = (
     "<p>Schon im Mit{s}tel{s}al{s}ter war der St. Mag{s}da{s}le{s}ner das Aus{s}hän{s}ge{s}"
@@ -16,18 +17,31 @@ PARAGRAPH = (
 )
 
 
-def test_every_spelling_of_a_soft_hyphen_leaves_the_page_text() -> None:
-    for spelling in SOFT_HYPHENS:
+def test_every_spelling_of_an_invisible_character_leaves_the_page_text() -> None:
+    for spelling in (*INVISIBLE_CHARACTERS, *INVISIBLE_SPELLINGS):
         html = f"<html><body><main>{PARAGRAPH.format(s=spelling) * 4}</main></body></html>"
         texts = [block.text for block in parse_page(html).view.blocks]
-        assert texts[0].startswith("Schon im Mittelalter war der St. Magdalener")
-        assert "\u00ad" not in feedsift.extract(html).text
+        assert texts[0].startswith("Schon im Mittelalter war der St. Magdalener"), spelling
+        text = feedsift.extract(html).text
+        assert not any(character in text for character in INVISIBLE_CHARACTERS), spelling
 
 
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöü ", min_size=1), st.data())
-def test_soft_hyphens_anywhere_do_not_change_the_tokens(text: str, data: st.DataObject) -> None:
+def test_joiners_that_shape_words_and_other_references_stay() -> None:
+    kept = "\u200d\u200c &amp; &#8204; &zwj; &#x200C;"
+    assert without_invisible(f"a{kept}b") == f"a{kept}b"
+    assert without_invisible("a&#X200B;b&#x0000FEFF;c") == "abc"
+
+
+@given(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöü ", min_size=1),
+    st.data(),
+    st.sampled_from(INVISIBLE_CHARACTERS),
+)
+def test_invisible_characters_anywhere_do_not_change_the_tokens(
+    text: str, data: st.DataObject, character: str
+) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=5)))
-    hyphenated = "".join(text[a:b] + "\u00ad" for a, b in zip([0, *cuts], cuts, strict=False))
-    hyphenated += text[cuts[-1] if cuts else 0 :]
-    assert tokenize_lower(hyphenated) == tokenize_lower(text)
-    assert without_soft_hyphens(hyphenated) == text
+    broken = "".join(text[a:b] + character for a, b in zip([0, *cuts], cuts, strict=False))
+    broken += text[cuts[-1] if cuts else 0 :]
+    assert tokenize_lower(broken) == tokenize_lower(text)
+    assert without_invisible(broken) == text

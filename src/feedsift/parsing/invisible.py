@@ -1,30 +1,45 @@
 """Characters a reader never sees, taken out of the markup before it is parsed.
 
 A soft hyphen (U+00AD, ``&shy;``) only says where a browser may break a long word; German
-and Dutch sites put one in every long word ("Mit&shy;tel&shy;al&shy;ter"). Kept, it
-splits the word for every tokenizer and search index downstream and breaks phrase search
-("Mittelalter" is not in "Mit\\u00adtel\\u00adal\\u00adter").
+and Dutch sites put one in every long word ("Mit&shy;tel&shy;al&shy;ter"). A zero-width
+space (U+200B) marks a break opportunity in long links and headings, a word joiner (U+2060)
+forbids one, and a U+FEFF inside a page is a byte-order mark pasted from a file. Kept, each
+splits the word it sits in for every tokenizer and search index downstream and breaks
+phrase search ("Mittelalter" is not in "Mit\\u00adtel\\u00adal\\u00adter"). The zero-width
+joiner and non-joiner (U+200D, U+200C) stay: they change how emoji and Persian or Indic
+words are drawn.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["SOFT_HYPHENS", "without_soft_hyphens"]
+from feedsift.text.tokens import INVISIBLE_CHARACTERS
 
-#: How markup writes a soft hyphen: the character and its entity and character references.
-SOFT_HYPHENS = ("\u00ad", "&shy;", "&#173;", "&#xad;", "&#xAD;", "&#x00ad;", "&#x00AD;")
-#: Any of the references among them: one search for their common ``&`` runs at the speed of
-#: one substring scan, where a scan for each costs six (2% of a page, measured).
-_REFERENCES = re.compile("|".join(re.escape(s) for s in SOFT_HYPHENS if s.startswith("&")))
+__all__ = ["INVISIBLE_CHARACTERS", "INVISIBLE_SPELLINGS", "without_invisible"]
+
+#: How markup writes the :data:`INVISIBLE_CHARACTERS` besides the characters: named, decimal
+#: and hexadecimal references.
+INVISIBLE_SPELLINGS = (
+    "&shy;", "&#173;", "&#xad;", "&#xAD;", "&#x00ad;", "&#x00AD;",
+    "&ZeroWidthSpace;", "&#8203;", "&#x200b;", "&#x200B;",
+    "&NoBreak;", "&#8288;", "&#x2060;",
+    "&#65279;", "&#xfeff;", "&#xFEFF;",
+)  # fmt: skip
+#: Any of those references: one search for their common ``&`` runs at the speed of one
+#: substring scan, where a scan for each spelling costs one each (2% of a page, measured).
+_REFERENCES = re.compile(
+    r"&(?:shy|ZeroWidthSpace|NoBreak|#(?:173|8203|8288|65279)|#[xX]0*(?i:ad|200b|2060|feff));"
+)
 
 
-def without_soft_hyphens(markup: str) -> str:
-    """``markup`` without its soft hyphens (each spelling a scan in C, once one of them is
-    found at all: most pages have none)."""
-    if "\u00ad" not in markup and _REFERENCES.search(markup) is None:
-        return markup
-    for spelling in SOFT_HYPHENS:
-        if spelling in markup:
-            markup = markup.replace(spelling, "")
+def without_invisible(markup: str) -> str:
+    """``markup`` without its invisible characters and their references (a scan in C for
+    each character, and the references replaced only once one is found: most pages have
+    none)."""
+    if _REFERENCES.search(markup) is not None:
+        markup = _REFERENCES.sub("", markup)
+    for character in INVISIBLE_CHARACTERS:
+        if character in markup:
+            markup = markup.replace(character, "")
     return markup

@@ -16,7 +16,7 @@ from feedsift.errors import InputError
 from feedsift.parsing.blocks import BlockView, text_blocks
 from feedsift.parsing.charset import DecodedHtml, decode_html
 from feedsift.parsing.dom import clean_dom, parse_html
-from feedsift.parsing.invisible import without_soft_hyphens
+from feedsift.parsing.invisible import without_invisible
 from feedsift.parsing.limits import PageLimits, cut_text
 
 __all__ = ["ParsedPage", "parse_page"]
@@ -67,7 +67,7 @@ def parse_page(
     text, truncated = cut_text(decoded.text, limits)
     if truncated is not None:  # the whole text is not kept alive beside the tree
         decoded = replace(decoded, text=text)
-    root = parse_html(without_soft_hyphens(text), limits.max_chars)
+    root = parse_html(without_invisible(text), limits.max_chars)
     scripts = _json_ld_scripts(root)
     body = clean_dom(root)
     return ParsedPage(url, decoded, root, body, text_blocks(body), scripts, truncated)

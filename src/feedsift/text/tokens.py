@@ -13,6 +13,7 @@ from collections.abc import Sequence
 __all__ = [
     "CJK_CHAR",
     "CJK_RANGES",
+    "INVISIBLE_CHARACTERS",
     "lenient_title",
     "lenient_titles",
     "normalize_space",
@@ -32,6 +33,11 @@ CJK_RANGES = (
     "\uf900-\ufaff"  # CJK Compatibility Ideographs
     "\U00020000-\U0002fa1f"  # supplementary ideographs
 )
+
+#: Characters drawn as nothing and joining nothing, so no word boundary either: soft hyphen,
+#: zero-width space, word joiner, zero-width no-break space (a byte-order mark in the text).
+#: The zero-width joiner and non-joiner are not among them: they shape emoji and Persian words.
+INVISIBLE_CHARACTERS = "\u00ad\u200b\u2060\ufeff"
 
 _TOKEN_RE = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
 #: The same tokens for text without CJK characters, found faster.
@@ -57,9 +63,15 @@ def tokenize(text: str) -> list[str]:
 
 
 def tokenize_lower(text: str) -> list[str]:
-    """Tokens of the lower-cased text (the LCS measure is case-insensitive), soft hyphens
-    (U+00AD, invisible) ignored: a gold text that keeps them reads as the page shows it."""
-    return tokenize(text.lower().replace("\u00ad", ""))
+    """Tokens of the lower-cased text (the LCS measure is case-insensitive), the
+    :data:`INVISIBLE_CHARACTERS` ignored: a gold text that keeps them reads as the page
+    shows it."""
+    text = text.lower()
+    if not text.isascii():
+        for character in INVISIBLE_CHARACTERS:
+            if character in text:
+                text = text.replace(character, "")
+    return tokenize(text)
 
 
 def normalize_space(text: str) -> str:
