@@ -47,8 +47,9 @@ __all__ = [
 
 #: The step that decided a block, in the order they run.
 DecisionStage = Literal[
-    "block classifier", "navigation", "not shown", "visual end", "title block", "tidy",
-    "comment list", "listing items", "forum thread", "product specification", "links only",
+    "block classifier", "repeated template", "navigation", "not shown", "visual end",
+    "title block", "tidy", "comment list", "listing items", "forum thread",
+    "product specification", "links only",
 ]  # fmt: skip
 #: What a block is to the article.
 BlockRole = Literal["body", "title", "comment", "listing item", "thread post", "removed"]
@@ -147,14 +148,14 @@ def _decided_stage(trace: BlockTrace, content: np.ndarray, i: int) -> DecisionSt
     """The step of :meth:`~LearnedPageExtractor.decide` that settled block ``i``: the first
     whose mask drops it (a step that is off has no mask), else the classifier's keep."""
     steps: tuple[tuple[np.ndarray | None, DecisionStage], ...] = (
-        (trace.classified, "block classifier"), (trace.navigated, "navigation"),
+        (trace.repeated, "block classifier"), (trace.navigated, "navigation"),
         (trace.shown, "not shown"), (trace.visual_end, "visual end"),
         (trace.untitled, "title block"), (trace.tidied, "tidy"), (content, "comment list"),
     )  # fmt: skip
     for mask, stage in steps:
         if mask is not None and not mask[i]:
             return stage
-    return "block classifier"
+    return "block classifier" if trace.classified[i] else "repeated template"
 
 
 def _shown_stage(shown: ShownBlocks, content: np.ndarray, i: int) -> DecisionStage | None:
@@ -184,6 +185,8 @@ def _role(decision: BlockDecision, shown: ShownBlocks, stage: DecisionStage, i: 
 
 #: The reason of a decision by each step but the classifier's, when kept and when removed.
 _REASONS: dict[DecisionStage, tuple[str, str]] = {
+    "repeated template": ("kept: written from the template of a kept block (its list's "
+                          "other items)", ""),
     "navigation": ("", "removed: inside the page's <nav> (navigation)"),
     "not shown": ("", "removed: the rendered page does not show it"),
     "visual end": ("", "removed: after the post's visual end (no post-end phrase after the "

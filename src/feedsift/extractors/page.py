@@ -49,6 +49,8 @@ from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
 from feedsift.extractors.navigation import navigation_blocks
 from feedsift.extractors.pipeline import PageAnalysis, analyse_page
 from feedsift.extractors.product import specification_blocks
+from feedsift.extractors.ranges import SubtreeTable
+from feedsift.extractors.repeats import repeat_candidates, repeated_blocks
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
@@ -110,6 +112,8 @@ class BlockTrace:
     the last step's, the decision's ``content``, drops the comment list on articles."""
 
     classified: np.ndarray  #: the block classifier's: content probability >= threshold
+    #: with the blocks written from a kept block's template (:mod:`~feedsift.extractors.repeats`)
+    repeated: np.ndarray
     #: without the blocks inside the page's navigation (:mod:`~feedsift.extractors.navigation`)
     navigated: np.ndarray
     untitled: np.ndarray  #: without the title block (a field of its own, unless it is all)
@@ -206,7 +210,8 @@ class LearnedPageExtractor:
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         scores = block_scores(signals, table, context, self._block)
         classified = scores >= self.threshold
-        navigated = classified & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
+        repeated = classified | _repeated(page, signals, scores, (table, body), classified)
+        navigated = repeated & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
         navigated &= ~social_controls(page.view, signals, navigated)
         shown = _shown_only(navigated, analysis.visible) if self.drop_unshown else None
         kept = navigated if shown is None else shown
@@ -218,7 +223,7 @@ class LearnedPageExtractor:
         content = tidied.copy()
         if _page_kind(guess, listed=False) is PageKind.ARTICLE:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
-        trace = BlockTrace(classified, navigated, untitled, tidied, shown, ended)
+        trace = BlockTrace(classified, repeated, navigated, untitled, tidied, shown, ended)
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content, _Kinds(guess, teasers), trace)  # fmt: skip
 
@@ -491,3 +496,14 @@ def _confidence(decision: BlockDecision) -> float:
         return 0.0
     certainty = np.abs(decision.scores - 0.5) * 2
     return float((certainty * words).sum() / words.sum())
+
+
+def _repeated(
+    page: ParsedPage, signals: PageSignals, scores: np.ndarray,
+    body: tuple[SubtreeTable, int], kept: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The blocks that join a kept block of their template (:mod:`~feedsift.extractors.repeats`)."""
+    table, subtree = body
+    span = (int(table.first[subtree]), int(table.last[subtree])) if subtree >= 0 else None
+    candidates = repeat_candidates(scores, signals.link, span)
+    return repeated_blocks(page.view.subtrees, signals.owner, kept, candidates)
