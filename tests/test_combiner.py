@@ -21,6 +21,7 @@ from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, BodyPart, FeedItem, FeedSample
 from feedsift.saved_state import pack_state
+from feedsift.sitelevel import combiner as combiner_module
 from feedsift.sitelevel.combiner import (
     MIN_CHECKS,
     MIN_FULL_DESCRIPTION_WORDS,
@@ -33,7 +34,7 @@ from feedsift.sitelevel.combiner import (
 )
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
-from feedsift.templates.feedvalues import item_values
+from feedsift.templates.feedvalues import ItemValues, item_values
 from feedsift.templates.learner import FeedTemplate
 from feedsift.text.overlap import lcs_prf
 from feedsift.text.tokens import tokenize
@@ -193,8 +194,15 @@ class _Counted:
 
 
 def test_a_made_verdict_is_rechecked_on_one_item_in_n_until_a_check_goes_against_it(
-    page_level: LearnedPageExtractor,
+    page_level: LearnedPageExtractor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    cleaned: list[str | None] = []  # the items whose values were made (their markup cleaned)
+
+    def counted(item: FeedItem) -> ItemValues | None:
+        cleaned.append(item.url)
+        return checked_values(item)
+
+    monkeypatch.setattr(combiner_module, "checked_values", counted)
     template = _Counted(_template(SITE_HEAD))
     combiner = FieldCombiner(page_level, [template], window=4, recheck_every=3)
     steady = [Post(n) for n in range(5, 15)]
@@ -202,6 +210,7 @@ def test_a_made_verdict_is_rechecked_on_one_item_in_n_until_a_check_goes_against
     assert combiner.choice("title").method == "template"
     # every item until the window (4) is full, then items 6 and 9 of 10
     assert template.calls == 4 + 2 and combiner.items_checked_ == len(steady)
+    assert len(cleaned) == len(set(cleaned)) == 4 + 2  # the items not due: counted only
     assert combiner.get_state()["recheck_every"] == 3
     # a redesign: the first due check goes against the verdict, so every item is checked
     later = [Post(n) for n in range(15, 21)]

@@ -58,7 +58,7 @@ from feedsift.records import (
     SourceKind,
 )
 from feedsift.saved_state import pack_state, unpack_state
-from feedsift.templates.feedvalues import ItemValues, item_values
+from feedsift.templates.feedvalues import ItemValues, has_values, item_values
 from feedsift.text.overlap import PRF, lcs_length, lcs_prf
 from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
 
@@ -209,11 +209,17 @@ class FieldCombiner:
         if not hasattr(self, "checks_"):
             self.checks_, self.items_checked_ = {}, 0
         for item in items:
+            page = pages.get(item.url) if item.url else None
+            if page is None:
+                continue  # no page to check
+            rivals = self._rivals(item.url or "", learned or {})
+            if self.methods and not rivals:  # no method due: the item is only counted, and
+                self.items_checked_ += int(has_values(item))  # its content is not cleaned
+                continue
             values = checked_values(item)
-            page = pages.get(values.url) if values is not None else None
-            if values is None or page is None:
-                continue  # nothing to check against, or no page to check
-            self._check(values, page, learned or {})
+            if values is None:
+                continue  # nothing to check against
+            self._check(values, page, rivals)
             self.items_checked_ += 1
         self._rescore()
         return self
@@ -223,14 +229,15 @@ class FieldCombiner:
         for name in [n for n in vars(self) if n.endswith("_")]:
             delattr(self, name)
 
-    def _check(self, values: ItemValues, page: ParsedPage, learned: Mapping[str, Any]) -> None:
-        """Score each method that did not learn from this item and is due a check on each
-        field it gives, next to the page level's score on the same item (the pair the
-        choice compares); nothing when no method is due."""
-        rivals = [m for m in self.methods
-                  if values.url not in learned.get(m.name, ()) and self._due(m.name)]  # fmt: skip
-        if self.methods and not rivals:
-            return
+    def _rivals(self, url: str, learned: Mapping[str, Any]) -> list[PageExtractor]:
+        """The methods checked on the item at ``url``: those that did not learn from it and
+        are due a check."""
+        return [m for m in self.methods
+                if url not in learned.get(m.name, ()) and self._due(m.name)]  # fmt: skip
+
+    def _check(self, values: ItemValues, page: ParsedPage, rivals: list[PageExtractor]) -> None:
+        """Score each of the ``rivals`` on each field it gives, next to the page level's
+        score on the same item (the pair the choice compares)."""
         scorer = _ItemScorer(values)
         own = _checked(self.page_level, scorer, page) or {}
         self._record(self.page_level.name, own, own)
