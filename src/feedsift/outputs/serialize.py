@@ -53,6 +53,11 @@ def to_json(value: object) -> JsonValue:
         return cast(JsonValue, value)
     if kind is tuple:
         return [to_json(item) for item in cast(tuple[object, ...], value)]
+    return _converted(value)
+
+
+def _converted(value: object) -> JsonValue:
+    """:func:`to_json` of a value that is not JSON as it is."""
     if isinstance(value, Enum):
         return to_json(value.value)
     if value is None or isinstance(value, bool | int | float | str | date):
