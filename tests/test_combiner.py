@@ -19,15 +19,17 @@ from feedsift.errors import ModelError, NotFittedError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article, BodyPart, FeedItem, FeedSample
+from feedsift.records import Article, BodyPart, FeedItem, FeedSample, Provenance
 from feedsift.saved_state import pack_state
 from feedsift.sitelevel import combiner as combiner_module
 from feedsift.sitelevel.combiner import (
     MIN_CHECKS,
     MIN_FULL_DESCRIPTION_WORDS,
     FieldCombiner,
+    _end_tokens,
     checked_values,
     cross_fit,
+    ends_score,
     field_scores,
     head_score,
     saved_choices,
@@ -37,7 +39,7 @@ from feedsift.sitelevel.urltree import UrlTree
 from feedsift.templates.feedvalues import ItemValues, item_values
 from feedsift.templates.learner import FeedTemplate
 from feedsift.text.overlap import lcs_prf
-from feedsift.text.tokens import tokenize
+from feedsift.text.tokens import tokenize, tokenize_lower
 from feedsite import Layout, Post, feed_sample, pages_of, post_page
 
 LEARNED = [Post(n) for n in range(1, 5)]  #: the posts the template learns from
@@ -339,6 +341,29 @@ def test_the_head_check_reads_only_the_start_but_scores_the_whole_bodys_first_wo
     score as cutting the whole body's tokens."""
     head = tokenize(body)[: len(tokenize(excerpt))]
     assert head_score(excerpt, body) == lcs_prf(" ".join(head), excerpt).f1
+
+
+@given(body=st.lists(st.one_of(_MIXED, st.just("wo\u00adrd")), max_size=400).map(" ".join),
+       count=st.integers(1, 40))  # fmt: skip
+@settings(max_examples=300, deadline=None)
+def test_a_long_bodys_ends_are_tokenized_alone_as_the_whole_body_gives_them(
+    body: str, count: int
+) -> None:
+    tokens = tokenize_lower(body)
+    assert _end_tokens(body, count) == (tokens[:count], tokens[-count:])
+
+
+@pytest.mark.parametrize("words", [0, 40, 700, 2500])
+def test_the_body_check_of_a_long_post_scores_as_its_whole_tokens_do(words: int) -> None:
+    reference = " ".join(f"Word{n % 97}, x{n}." for n in range(900))
+    values = checked_values(FeedItem("https://notes.example/p/", "T", content=reference))
+    assert values is not None and not values.truncated
+    text = [" ".join(f"word{n % 89} X{n}" for n in range(i, min(i + 50, words)))
+            for i in range(0, words, 50)]
+    parts = tuple(BodyPart("paragraph", t) for t in text)
+    article = Article(parts, "T", Provenance("page", "", 1.0))
+    expected = ends_score(tokenize_lower(article.text), tokenize_lower(values.content))
+    assert field_scores(values, article)["body"] == expected
 
 
 class _SidebarFirst:

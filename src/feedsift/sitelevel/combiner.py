@@ -564,8 +564,11 @@ def _body(scorer: _ItemScorer, article: Article | None) -> float | None:
     reference = scorer.content_tokens()
     if len(reference) < MIN_BODY_WORDS:
         return None
-    found = tokenize_lower(article.text) if article is not None else []
-    return ends_score(found, reference)
+    if article is None:
+        return 0.0
+    if len(reference) > 2 * END_WORDS:  # two ends are compared, however long the body is
+        return _ends_f1(*_end_tokens(article.text, END_WORDS), reference, END_WORDS)
+    return ends_score(tokenize_lower(article.text), reference)
 
 
 def ends_score(found: Sequence[str], reference: Sequence[str], end: int = END_WORDS) -> float:
@@ -576,8 +579,27 @@ def ends_score(found: Sequence[str], reference: Sequence[str], end: int = END_WO
         return 0.0
     if max(len(found), len(reference)) <= 2 * end:
         return _lcs_f1(found, reference)
-    head = _lcs_f1(found[:end], reference[:end])
-    return (head + _lcs_f1(found[-end:], reference[-end:])) / 2
+    return _ends_f1(found[:end], found[-end:], reference, end)
+
+
+def _ends_f1(
+    head: Sequence[str], tail: Sequence[str], reference: Sequence[str], end: int
+) -> float:
+    """:func:`ends_score` of a body whose first and last ``end`` tokens are ``head`` and
+    ``tail``, against a reference longer than two ends."""
+    if not head:
+        return 0.0
+    return (_lcs_f1(head, reference[:end]) + _lcs_f1(tail, reference[-end:])) / 2
+
+
+def _end_tokens(text: str, count: int) -> tuple[list[str], list[str]]:
+    """The first and the last ``count`` tokens of ``tokenize_lower(text)``, tokenizing only
+    the two ends of a long text (a post's middle is most of its words)."""
+    lowered = text.lower().replace("\u00ad", "")  # what tokenize_lower tokenizes
+    if len(lowered) <= 2 * HEAD_CHARS * (count + 1):
+        tokens = tokenize(lowered)
+        return tokens[:count], tokens[-count:]
+    return _first_tokens(lowered, count), _last_tokens(lowered, count)
 
 
 def _lcs_f1(found: Sequence[str], reference: Sequence[str]) -> float:
@@ -607,6 +629,19 @@ def _first_tokens(text: str, count: int) -> list[str]:
             return tokens[:count]
         size *= 2
     return tokenize(text)[:count]
+
+
+def _last_tokens(text: str, count: int) -> list[str]:
+    """``tokenize(text)[-count:]``, tokenizing only as much of the text's end as it takes:
+    every token of a suffix but its first (which the cut may shorten) is a token of the
+    text."""
+    size = HEAD_CHARS * (count + 1)
+    while size < len(text):
+        tokens = tokenize(text[-size:])
+        if len(tokens) > count:
+            return tokens[-count:]
+        size *= 2
+    return tokenize(text)[-count:]
 
 
 _CHECKS: dict[str, Callable[[_ItemScorer, Article | None], float | None]] = {
