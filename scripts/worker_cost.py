@@ -10,10 +10,11 @@ process and in a fixed order (the bench's own order depends on which fetch ends 
 two runs of it store different articles): each blog's feed is read as the test web serves
 it, every item's page goes through :func:`~feedsift.crawl.extraction.extract_job` with the
 site's :class:`~feedsift.sitelevel.SiteModels` and the feed item (parse, learn, check,
-extract through the combiner, fingerprints, stored JSON), then the feed's template is
-learned from its first 20 items' pages (:func:`~feedsift.crawl.template_jobs.learn_template`,
-as the crawl does after a poll). Each blog's pages are first extracted by the page level
-alone (parse and extract), in the same pass, for the reference.
+extract through the combiner, fingerprints with the worker's word hashes, stored JSON),
+then the feed's template is learned from its first 20 items' pages
+(:func:`~feedsift.crawl.template_jobs.learn_template`, as the crawl does after a poll).
+Each blog's pages are first extracted by the page level alone (parse and extract), in the
+same pass, for the reference.
 
 Printed per pass: milliseconds of CPU (``time.thread_time``) a page of the page level alone,
 of the worker's extraction jobs and of template learning, and the worker's total as a
@@ -42,6 +43,7 @@ from feedsift.api import bundled_extractor
 from feedsift.crawl.extraction import ExtractionJob, extract_job
 from feedsift.crawl.keptpages import KeptPages
 from feedsift.crawl.template_jobs import FetchedPage, learn_template
+from feedsift.dedup.fingerprint import WordHashes
 from feedsift.dedup.site import site_of
 from feedsift.extractors.base import ExtractOptions
 from feedsift.extractors.page import LearnedPageExtractor
@@ -92,7 +94,7 @@ def read_blogs(root: Path) -> list[Blog]:
 
 def run_pass(blogs: list[Blog], extractor: LearnedPageExtractor, dump: bool) -> Pass:
     """One replay of every blog; ``dump``: keep the outputs too."""
-    timed, models, kept = Pass(), SiteModels(extractor), KeptPages()
+    timed, models, kept, words = Pass(), SiteModels(extractor), KeptPages(), WordHashes()
     options, document = ExtractOptions(), 0
     for blog in blogs:
         started = time.thread_time()
@@ -104,7 +106,7 @@ def run_pass(blogs: list[Blog], extractor: LearnedPageExtractor, dump: bool) -> 
             job = ExtractionJob(document, site_of(item.url or ""), item.url or "", body,
                                 "text/html", seen_at=SEEN_AT, item=item)  # fmt: skip
             started = time.thread_time()
-            outcome = extract_job(job, extractor, options, models, kept)
+            outcome = extract_job(job, extractor, options, models, kept, words)
             timed.worker += time.thread_time() - started
             if dump:
                 timed.outputs.append({"url": job.url, "error": outcome.error,

@@ -19,24 +19,27 @@ from feedsift.errors import ModelError, NotFittedError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
 from feedsift.parsing.page import ParsedPage
-from feedsift.records import Article, BodyPart, FeedItem, FeedSample
+from feedsift.records import Article, BodyPart, FeedItem, FeedSample, Provenance
 from feedsift.saved_state import pack_state
+from feedsift.sitelevel import combiner as combiner_module
 from feedsift.sitelevel.combiner import (
     MIN_CHECKS,
     MIN_FULL_DESCRIPTION_WORDS,
     FieldCombiner,
+    _end_tokens,
     checked_values,
     cross_fit,
+    ends_score,
     field_scores,
     head_score,
     saved_choices,
 )
 from feedsift.sitelevel.diffpost import DiffPost
 from feedsift.sitelevel.urltree import UrlTree
-from feedsift.templates.feedvalues import item_values
+from feedsift.templates.feedvalues import ItemValues, item_values
 from feedsift.templates.learner import FeedTemplate
 from feedsift.text.overlap import lcs_prf
-from feedsift.text.tokens import tokenize
+from feedsift.text.tokens import tokenize, tokenize_lower
 from feedsite import Layout, Post, feed_sample, pages_of, post_page
 
 LEARNED = [Post(n) for n in range(1, 5)]  #: the posts the template learns from
@@ -193,8 +196,15 @@ class _Counted:
 
 
 def test_a_made_verdict_is_rechecked_on_one_item_in_n_until_a_check_goes_against_it(
-    page_level: LearnedPageExtractor,
+    page_level: LearnedPageExtractor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    cleaned: list[str | None] = []  # the items whose values were made (their markup cleaned)
+
+    def counted(item: FeedItem) -> ItemValues | None:
+        cleaned.append(item.url)
+        return checked_values(item)
+
+    monkeypatch.setattr(combiner_module, "checked_values", counted)
     template = _Counted(_template(SITE_HEAD))
     combiner = FieldCombiner(page_level, [template], window=4, recheck_every=3)
     steady = [Post(n) for n in range(5, 15)]
@@ -202,6 +212,7 @@ def test_a_made_verdict_is_rechecked_on_one_item_in_n_until_a_check_goes_against
     assert combiner.choice("title").method == "template"
     # every item until the window (4) is full, then items 6 and 9 of 10
     assert template.calls == 4 + 2 and combiner.items_checked_ == len(steady)
+    assert len(cleaned) == len(set(cleaned)) == 4 + 2  # the items not due: counted only
     assert combiner.get_state()["recheck_every"] == 3
     # a redesign: the first due check goes against the verdict, so every item is checked
     later = [Post(n) for n in range(15, 21)]
@@ -330,6 +341,29 @@ def test_the_head_check_reads_only_the_start_but_scores_the_whole_bodys_first_wo
     score as cutting the whole body's tokens."""
     head = tokenize(body)[: len(tokenize(excerpt))]
     assert head_score(excerpt, body) == lcs_prf(" ".join(head), excerpt).f1
+
+
+@given(body=st.lists(st.one_of(_MIXED, st.just("wo\u00adrd")), max_size=400).map(" ".join),
+       count=st.integers(1, 40))  # fmt: skip
+@settings(max_examples=300, deadline=None)
+def test_a_long_bodys_ends_are_tokenized_alone_as_the_whole_body_gives_them(
+    body: str, count: int
+) -> None:
+    tokens = tokenize_lower(body)
+    assert _end_tokens(body, count) == (tokens[:count], tokens[-count:])
+
+
+@pytest.mark.parametrize("words", [0, 40, 700, 2500])
+def test_the_body_check_of_a_long_post_scores_as_its_whole_tokens_do(words: int) -> None:
+    reference = " ".join(f"Word{n % 97}, x{n}." for n in range(900))
+    values = checked_values(FeedItem("https://notes.example/p/", "T", content=reference))
+    assert values is not None and not values.truncated
+    text = [" ".join(f"word{n % 89} X{n}" for n in range(i, min(i + 50, words)))
+            for i in range(0, words, 50)]
+    parts = tuple(BodyPart("paragraph", t) for t in text)
+    article = Article(parts, "T", Provenance("page", "", 1.0))
+    expected = ends_score(tokenize_lower(article.text), tokenize_lower(values.content))
+    assert field_scores(values, article)["body"] == expected
 
 
 class _SidebarFirst:

@@ -19,6 +19,8 @@ from feedsift.dedup import (
     hamming,
     simhash,
 )
+from feedsift.dedup.fingerprint import WordHashes, simhash_of_tokens
+from feedsift.text.tokens import tokenize_lower
 
 
 def _prose(seed: int, words: int = 1200) -> str:
@@ -89,6 +91,27 @@ def test_simhash_is_stable_across_processes() -> None:
         for seed in ("1", "2")
     }  # fmt: skip
     assert values == {str(simhash("Hello, brave new world!"))}
+
+
+def test_word_hashes_give_the_fingerprints_without_them() -> None:
+    words = WordHashes()
+    texts = [ARTICLE, EDITED, OTHER, "Straße 東京 one", "", "one", *map(_prose, range(3, 8))]
+    for text in texts:
+        tokens = tokenize_lower(text)
+        for shingle in (1, 2, 3):
+            assert simhash_of_tokens(tokens, shingle=shingle, words=words) == simhash(
+                text, shingle=shingle)  # fmt: skip
+    assert len(words) == len({w for text in texts for w in tokenize_lower(text)})
+
+
+def test_word_hashes_start_afresh_when_full() -> None:
+    words = WordHashes(capacity=50)
+    for seed in range(5):
+        tokens = tokenize_lower(_prose(seed, 300))
+        assert simhash_of_tokens(tokens, words=words) == simhash_of_tokens(tokens)
+        assert len(words) <= max(50, len(set(tokens)))
+    words.hashes(["a", "b"])
+    assert len(words) <= 50
 
 
 def test_index_finds_the_near_duplicate_and_not_the_unrelated() -> None:

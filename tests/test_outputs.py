@@ -129,6 +129,16 @@ def test_to_json_edge_values() -> None:
         to_json(object())
 
 
+def test_to_json_takes_enum_members_and_subclasses_by_value() -> None:
+    class Word(str):
+        pass
+
+    kind = to_json(PageKind.ARTICLE)
+    assert kind == "article" and type(kind) is str  # the member's value, not the member
+    assert to_json(((PageKind.LISTING,), [Word("w")])) == [["listing"], ["w"]]
+    assert to_json((True, 3, None, "x", float("inf"))) == [True, 3, None, "x", None]
+
+
 def test_txt() -> None:
     text = render(full_article(), "txt")
     title, blank, first = text.splitlines()[:3]

@@ -14,6 +14,7 @@ from feedsift.templates.feedvalues import (
     ItemValues,
     clean_value,
     date_renderings,
+    has_values,
     is_comment_feed,
     item_values,
 )
@@ -120,6 +121,18 @@ def test_item_values_keeps_a_content_that_is_only_the_title() -> None:
 )
 def test_item_values_is_none_without_link_or_values(changes: dict[str, object]) -> None:
     assert item_values(_entry(**changes)) is None
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{}, {"url": None}, {"url": ""}, {"title": "", "description": "  <p></p> "},
+     {"title": "<b> </b>", "description": "<p>…</p>"}, {"title": "", "description": "[...]"},
+     {"title": "", "description": None, "content": "<p>Only content</p>"},
+     {"title": " &amp; ", "description": ""}, {"title": "", "description": "x …"}],
+)  # fmt: skip
+def test_has_values_tells_whether_item_values_gives_values(changes: dict[str, object]) -> None:
+    entry = _entry(**changes)
+    assert has_values(entry) is (item_values(entry) is not None)
 
 
 # -- date_renderings ----------------------------------------------------------------------

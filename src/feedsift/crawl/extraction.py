@@ -42,7 +42,7 @@ from feedsift.acquisition.feedworker import FeedParsers, ParseLimits, TimedFeed
 from feedsift.api import bundled_extractor
 from feedsift.crawl.keptpages import KeptPages
 from feedsift.crawl.rendering import CrawlRendering, RenderReport, WorkerLayout, combine_reports
-from feedsift.dedup.fingerprint import content_hash_of_tokens, simhash_of_tokens
+from feedsift.dedup.fingerprint import WordHashes, content_hash_of_tokens, simhash_of_tokens
 from feedsift.errors import FeedsiftError, InputError, ModelError
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.extractors.page import LearnedPageExtractor
@@ -120,9 +120,11 @@ def extract_job(
     options: ExtractOptions,
     models: SiteModels | None = None,
     kept: KeptPages | None = None,
+    words: WordHashes | None = None,
 ) -> ExtractionOutcome:
     """Run ``job`` (through ``models`` when given); a FeedsiftError becomes the ``error``.
-    The parsed page of a feed item is ``kept`` for the feed's template jobs when given."""
+    The parsed page of a feed item is ``kept`` for the feed's template jobs when given;
+    ``words``: the worker's word hashes for the SimHash (the same fingerprint without)."""
     started = time.perf_counter()
     try:
         page = parse_page(job.body, job.url, job.content_type)
@@ -143,7 +145,7 @@ def extract_job(
     tokens = tokenize_lower(article.text)
     return ExtractionOutcome(
         job, article, None, time.perf_counter() - started, content_hash_of_tokens(tokens),
-        simhash_of_tokens(tokens), article_record(article),
+        simhash_of_tokens(tokens, words=words), article_record(article),
     )  # fmt: skip
 
 
@@ -209,6 +211,7 @@ class ArrivalExtraction:
         self.site_level = site_level
         self._models = self._new_models()
         self._kept = KeptPages()  #: ``jobs=1``: item pages parsed in the worker thread
+        self._words = WordHashes()  #: ``jobs=1``: the worker thread's SimHash word hashes
         self._pools: list[Executor] = []
         self._turn = itertools.count()
 
@@ -240,7 +243,8 @@ class ArrivalExtraction:
         if self.jobs > 1:
             return await loop.run_in_executor(worker, _worker_extract, job)
         return await loop.run_in_executor(
-            worker, extract_job, job, self.extractor, self.options, self._models, self._kept
+            worker, extract_job, job, self.extractor, self.options, self._models, self._kept,
+            self._words,
         )
 
     async def run(self, site: str, function: Callable[..., T], *args: object) -> T:
@@ -331,6 +335,7 @@ class _WorkerState:
     models: SiteModels | None = None
     layout: WorkerLayout | None = None  #: with ``render``: its browser, started on demand
     kept: KeptPages = field(default_factory=KeptPages)  #: item pages parsed on arrival
+    words: WordHashes = field(default_factory=WordHashes)  #: SimHash's hashes of words met
 
 
 _WORKER = _WorkerState()
@@ -350,7 +355,8 @@ def _start_worker(
 
 def _worker_extract(job: ExtractionJob) -> ExtractionOutcome:
     assert _WORKER.extractor is not None and _WORKER.options is not None
-    return extract_job(job, _WORKER.extractor, _WORKER.options, _WORKER.models, _WORKER.kept)
+    return extract_job(job, _WORKER.extractor, _WORKER.options, _WORKER.models, _WORKER.kept,
+                       _WORKER.words)  # fmt: skip
 
 
 def _worker_call(function: Callable[..., T], args: tuple[object, ...]) -> T:

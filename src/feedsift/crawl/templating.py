@@ -6,6 +6,8 @@ After each poll of a feed (and the fetch of its new pages) the crawl calls
 * **No template yet**: it is learned in a worker from the feed and the stored pages of its
   items (at least :data:`MIN_LEARN_PAGES`), stored as version 1, valid from now, and the
   site's links are followed to the posts the feed does not list (:mod:`~feedsift.crawl.harvest`).
+  When none can be learned (a comment feed, pages that hold none of the items' values), the
+  next polls try again only once the feed's items or their pages have changed.
 * **A template**: the poll's new pages are checked with it. When
   :data:`DRIFT_PAGES` new pages in a row are not posts by it, the site has changed its
   template: a new version is learned from those pages (the feed's older items still show
@@ -26,6 +28,7 @@ redesign that breaks one field.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 
 from feedsift.acquisition.feeds import ParsedFeed
@@ -33,6 +36,7 @@ from feedsift.crawl.harvest import Harvester, HarvestOptions, PostSink, home_of
 from feedsift.crawl.services import CrawlServices
 from feedsift.crawl.template_jobs import (
     FetchedPage,
+    LearnOutcome,
     check_pages,
     learn_template,
     recheck_fields,
@@ -47,6 +51,8 @@ __all__ = ["DRIFT_PAGES", "MIN_LEARN_PAGES", "TemplateOptions", "Templating"]
 MIN_LEARN_PAGES = 2
 #: New pages in a row that a template must miss before the site is said to have changed.
 DRIFT_PAGES = 2
+#: Width of the digest of a failed learning's input: 128 bits, no two inputs share one.
+LEARN_DIGEST_BYTES = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +76,9 @@ class Templating:
         self.options = options or TemplateOptions()
         self._misses: dict[int, list[FetchedPage]] = {}  # feed id -> new pages missed in a row
         self._harvesting: dict[str, asyncio.Lock] = {}  # site -> one harvest at a time
+        #: feed id -> digest of the items and pages its first template could not be learned
+        #: from (:func:`_learn_input`): a later poll with the same ones does not try again
+        self._unlearned: dict[int, bytes] = {}
 
     async def after_poll(self, feed: FeedRecord, parsed: ParsedFeed, fresh: list[int]) -> None:
         """Learn, check or relearn the feed's template after a poll that stored ``fresh``."""
@@ -100,9 +109,9 @@ class Templating:
         if len(pages) < MIN_LEARN_PAGES:
             return None
         site = site_of(pages[0].url)
-        combine = self.options.combine and current is None  # checks serve the first harvest
-        outcome = await self.services.extraction.run_extracting(site, learn_template, parsed,
-                                                                pages, combine)  # fmt: skip
+        outcome = await self._learn_job(feed.id, parsed, current, pages)
+        if outcome is None:
+            return None  # learned from the very same items and pages before, in vain
         if outcome.state is None or outcome.key_path is None:
             self._tell("template", f"{feed.url}: no template learned: {outcome.error}")
             return None
@@ -117,6 +126,25 @@ class Templating:
         self._tell("template", f"{feed.url}: template v{stored.version} {what} from "
                                f"{outcome.items} items: {outcome.key_path}")  # fmt: skip
         return stored, outcome.checks
+
+    async def _learn_job(
+        self, feed_id: int, parsed: ParsedFeed, current: StoredTemplate | None,
+        pages: tuple[FetchedPage, ...],
+    ) -> LearnOutcome | None:  # fmt: skip
+        """What a worker learned from ``parsed`` and ``pages``; ``None``, with no job, when
+        the feed's first template could not be learned from the very same ones before."""
+        tried = self._unlearned.get(feed_id) if current is None else None
+        learning = _learn_input(parsed, pages) if tried is not None else None
+        if learning is not None and learning == tried:
+            return None
+        combine = self.options.combine and current is None  # checks serve the first harvest
+        outcome = await self.services.extraction.run_extracting(
+            site_of(pages[0].url), learn_template, parsed, pages, combine)  # fmt: skip
+        if outcome.state is not None and outcome.key_path is not None:
+            self._unlearned.pop(feed_id, None)
+        elif current is None:
+            self._unlearned[feed_id] = learning or _learn_input(parsed, pages)
+        return outcome
 
     def _item_pages(self, feed: FeedRecord, parsed: ParsedFeed) -> tuple[FetchedPage, ...]:
         """The stored pages of the feed's first :data:`MAX_ITEMS` entries (those fit uses)."""
@@ -179,3 +207,14 @@ class Templating:
 
     def _tell(self, event: str, detail: str) -> None:
         self.services.tell(event, detail)
+
+
+def _learn_input(parsed: ParsedFeed, pages: tuple[FetchedPage, ...]) -> bytes:
+    """A digest of what a template is learned from: the feed's items (all their values),
+    and each page's addresses, content type and bytes. Learning is deterministic, so the
+    same digest learns the same template, or none."""
+    digest = hashlib.blake2b(repr(parsed.sample()).encode(), digest_size=LEARN_DIGEST_BYTES)
+    for page in pages:
+        digest.update(repr((page.link, page.url, page.content_type, len(page.body))).encode())
+        digest.update(page.body)
+    return digest.digest()

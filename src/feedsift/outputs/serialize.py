@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from datetime import date
 from enum import Enum
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from feedsift.records import Article, BodyPart
 
@@ -30,6 +30,9 @@ FIRST_KEYS = (
 #: Fields left out of a record's JSON while they hold their default: a body part's table
 #: fields, which every paragraph would otherwise carry empty.
 SPARSE_FIELDS: Mapping[type, frozenset[str]] = {BodyPart: frozenset({"rows", "head_rows"})}
+#: Types whose values are JSON as they are (exact types: an enum member or a subclass of one
+#: of them takes the general path).
+_AS_THEY_ARE = frozenset({str, int, bool, type(None)})
 
 
 def article_to_dict(article: Article) -> dict[str, JsonValue]:
@@ -45,6 +48,16 @@ def article_to_dict(article: Article) -> dict[str, JsonValue]:
 
 def to_json(value: object) -> JsonValue:
     """``value`` (a record, tuple, enum, datetime or scalar) as JSON-safe data."""
+    kind = type(value)
+    if kind in _AS_THEY_ARE:  # most values of a record: taken first, by their exact type
+        return cast(JsonValue, value)
+    if kind is tuple:
+        return [to_json(item) for item in cast(tuple[object, ...], value)]
+    return _converted(value)
+
+
+def _converted(value: object) -> JsonValue:
+    """:func:`to_json` of a value that is not JSON as it is."""
     if isinstance(value, Enum):
         return to_json(value.value)
     if value is None or isinstance(value, bool | int | float | str | date):

@@ -58,7 +58,7 @@ from feedsift.records import (
     SourceKind,
 )
 from feedsift.saved_state import pack_state, unpack_state
-from feedsift.templates.feedvalues import ItemValues, item_values
+from feedsift.templates.feedvalues import ItemValues, has_values, item_values
 from feedsift.text.overlap import PRF, lcs_length, lcs_prf
 from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
 
@@ -209,11 +209,17 @@ class FieldCombiner:
         if not hasattr(self, "checks_"):
             self.checks_, self.items_checked_ = {}, 0
         for item in items:
+            page = pages.get(item.url) if item.url else None
+            if page is None:
+                continue  # no page to check
+            rivals = self._rivals(item.url or "", learned or {})
+            if self.methods and not rivals:  # no method due: the item is only counted, and
+                self.items_checked_ += int(has_values(item))  # its content is not cleaned
+                continue
             values = checked_values(item)
-            page = pages.get(values.url) if values is not None else None
-            if values is None or page is None:
-                continue  # nothing to check against, or no page to check
-            self._check(values, page, learned or {})
+            if values is None:
+                continue  # nothing to check against
+            self._check(values, page, rivals)
             self.items_checked_ += 1
         self._rescore()
         return self
@@ -223,14 +229,15 @@ class FieldCombiner:
         for name in [n for n in vars(self) if n.endswith("_")]:
             delattr(self, name)
 
-    def _check(self, values: ItemValues, page: ParsedPage, learned: Mapping[str, Any]) -> None:
-        """Score each method that did not learn from this item and is due a check on each
-        field it gives, next to the page level's score on the same item (the pair the
-        choice compares); nothing when no method is due."""
-        rivals = [m for m in self.methods
-                  if values.url not in learned.get(m.name, ()) and self._due(m.name)]  # fmt: skip
-        if self.methods and not rivals:
-            return
+    def _rivals(self, url: str, learned: Mapping[str, Any]) -> list[PageExtractor]:
+        """The methods checked on the item at ``url``: those that did not learn from it and
+        are due a check."""
+        return [m for m in self.methods
+                if url not in learned.get(m.name, ()) and self._due(m.name)]  # fmt: skip
+
+    def _check(self, values: ItemValues, page: ParsedPage, rivals: list[PageExtractor]) -> None:
+        """Score each of the ``rivals`` on each field it gives, next to the page level's
+        score on the same item (the pair the choice compares)."""
         scorer = _ItemScorer(values)
         own = _checked(self.page_level, scorer, page) or {}
         self._record(self.page_level.name, own, own)
@@ -557,8 +564,11 @@ def _body(scorer: _ItemScorer, article: Article | None) -> float | None:
     reference = scorer.content_tokens()
     if len(reference) < MIN_BODY_WORDS:
         return None
-    found = tokenize_lower(article.text) if article is not None else []
-    return ends_score(found, reference)
+    if article is None:
+        return 0.0
+    if len(reference) > 2 * END_WORDS:  # two ends are compared, however long the body is
+        return _ends_f1(*_end_tokens(article.text, END_WORDS), reference, END_WORDS)
+    return ends_score(tokenize_lower(article.text), reference)
 
 
 def ends_score(found: Sequence[str], reference: Sequence[str], end: int = END_WORDS) -> float:
@@ -569,8 +579,27 @@ def ends_score(found: Sequence[str], reference: Sequence[str], end: int = END_WO
         return 0.0
     if max(len(found), len(reference)) <= 2 * end:
         return _lcs_f1(found, reference)
-    head = _lcs_f1(found[:end], reference[:end])
-    return (head + _lcs_f1(found[-end:], reference[-end:])) / 2
+    return _ends_f1(found[:end], found[-end:], reference, end)
+
+
+def _ends_f1(
+    head: Sequence[str], tail: Sequence[str], reference: Sequence[str], end: int
+) -> float:
+    """:func:`ends_score` of a body whose first and last ``end`` tokens are ``head`` and
+    ``tail``, against a reference longer than two ends."""
+    if not head:
+        return 0.0
+    return (_lcs_f1(head, reference[:end]) + _lcs_f1(tail, reference[-end:])) / 2
+
+
+def _end_tokens(text: str, count: int) -> tuple[list[str], list[str]]:
+    """The first and the last ``count`` tokens of ``tokenize_lower(text)``, tokenizing only
+    the two ends of a long text (a post's middle is most of its words)."""
+    lowered = text.lower().replace("\u00ad", "")  # what tokenize_lower tokenizes
+    if len(lowered) <= 2 * HEAD_CHARS * (count + 1):
+        tokens = tokenize(lowered)
+        return tokens[:count], tokens[-count:]
+    return _first_tokens(lowered, count), _last_tokens(lowered, count)
 
 
 def _lcs_f1(found: Sequence[str], reference: Sequence[str]) -> float:
@@ -600,6 +629,19 @@ def _first_tokens(text: str, count: int) -> list[str]:
             return tokens[:count]
         size *= 2
     return tokenize(text)[:count]
+
+
+def _last_tokens(text: str, count: int) -> list[str]:
+    """``tokenize(text)[-count:]``, tokenizing only as much of the text's end as it takes:
+    every token of a suffix but its first (which the cut may shorten) is a token of the
+    text."""
+    size = HEAD_CHARS * (count + 1)
+    while size < len(text):
+        tokens = tokenize(text[-size:])
+        if len(tokens) > count:
+            return tokens[-count:]
+        size *= 2
+    return tokenize(text)[-count:]
 
 
 _CHECKS: dict[str, Callable[[_ItemScorer, Article | None], float | None]] = {

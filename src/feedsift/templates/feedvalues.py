@@ -25,6 +25,7 @@ __all__ = [
     "ItemValues",
     "clean_value",
     "date_renderings",
+    "has_values",
     "is_comment_feed",
     "item_values",
 ]
@@ -89,6 +90,16 @@ def item_values(entry: FeedItem) -> ItemValues | None:
     return ItemValues(entry.url, title, content, cut or not entry.content, entry.authors,
                       entry.published, tuple(clean_value(t) for t in entry.tags if t),
                       ellipsis=cut)  # fmt: skip
+
+
+def has_values(entry: FeedItem) -> bool:
+    """Whether :func:`item_values` gives the item values (not ``None``), its content cleaned
+    only when its title is empty: the cleaning parses the content's markup."""
+    if not entry.url:
+        return False
+    if clean_value(entry.title):
+        return True
+    return bool(_strip_ellipsis(clean_value(entry.content or entry.description))[0])
 
 
 def date_renderings(moment: datetime) -> tuple[str, ...]:

@@ -33,6 +33,13 @@ def value_tokens(text: str) -> tuple[str, ...]:
     return tuple(tokenize_lower(text))
 
 
+def _add_tokens(tokens: list[str], text: str | None) -> None:
+    """``tokens`` extended with the value tokens of a text or tail (markup indentation,
+    whitespace only, has none: half the texts of a page)."""
+    if text and not text.isspace():
+        tokens.extend(tokenize_lower(text))
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """The tokens of one element's text content: ``tokens[start:end]``."""
@@ -69,21 +76,20 @@ class PageText:
         tokens = self.tokens
         for event, element in etree.iterwalk(root, events=("start", "end")):
             if not isinstance(element.tag, str):  # a comment: only its tail is text
-                if event == "end" and element is not root and element.tail:
-                    tokens.extend(tokenize_lower(element.tail))
+                if event == "end" and element is not root:
+                    _add_tokens(tokens, element.tail)
                 continue
             if event == "start":
                 starts.append((element, len(tokens), len(starts)))
-                if element.text:
-                    tokens.extend(tokenize_lower(element.text))
+                _add_tokens(tokens, element.text)
                 continue
             node, start, depth = starts.pop()
             self._elements.append(node)
             self._starts.append(start)
             self._ends.append(len(tokens))
             self._depths.append(depth)
-            if node is not root and node.tail:
-                tokens.extend(tokenize_lower(node.tail))
+            if node is not root:
+                _add_tokens(tokens, node.tail)
 
     def _span(self, i: int) -> Span:
         return Span(self._elements[i], self._starts[i], self._ends[i], self._depths[i])
