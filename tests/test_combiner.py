@@ -343,7 +343,8 @@ def test_the_head_check_reads_only_the_start_but_scores_the_whole_bodys_first_wo
     assert head_score(excerpt, body) == lcs_prf(" ".join(head), excerpt).f1
 
 
-@given(body=st.lists(st.one_of(_MIXED, st.just("wo\u00adrd")), max_size=400).map(" ".join),
+@given(body=st.lists(st.one_of(_MIXED, st.sampled_from(["wo\u00adrd", "lo\u200bng", "\ufeffx"])),
+                    max_size=400).map(" ".join),
        count=st.integers(1, 40))  # fmt: skip
 @settings(max_examples=300, deadline=None)
 def test_a_long_bodys_ends_are_tokenized_alone_as_the_whole_body_gives_them(

@@ -60,7 +60,13 @@ from feedsift.records import (
 from feedsift.saved_state import pack_state, unpack_state
 from feedsift.templates.feedvalues import ItemValues, has_values, item_values
 from feedsift.text.overlap import PRF, lcs_length, lcs_prf
-from feedsift.text.tokens import same_title_lenient, token_f1, tokenize, tokenize_lower
+from feedsift.text.tokens import (
+    lower_visible,
+    same_title_lenient,
+    token_f1,
+    tokenize,
+    tokenize_lower,
+)
 
 __all__ = [
     "END_WORDS",
@@ -595,7 +601,7 @@ def _ends_f1(
 def _end_tokens(text: str, count: int) -> tuple[list[str], list[str]]:
     """The first and the last ``count`` tokens of ``tokenize_lower(text)``, tokenizing only
     the two ends of a long text (a post's middle is most of its words)."""
-    lowered = text.lower().replace("\u00ad", "")  # what tokenize_lower tokenizes
+    lowered = lower_visible(text)  # what tokenize_lower tokenizes
     if len(lowered) <= 2 * HEAD_CHARS * (count + 1):
         tokens = tokenize(lowered)
         return tokens[:count], tokens[-count:]

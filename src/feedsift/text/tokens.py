@@ -16,6 +16,7 @@ __all__ = [
     "INVISIBLE_CHARACTERS",
     "lenient_title",
     "lenient_titles",
+    "lower_visible",
     "normalize_space",
     "same_title_lenient",
     "token_f1",
@@ -66,12 +67,18 @@ def tokenize_lower(text: str) -> list[str]:
     """Tokens of the lower-cased text (the LCS measure is case-insensitive), the
     :data:`INVISIBLE_CHARACTERS` ignored: a gold text that keeps them reads as the page
     shows it."""
+    return tokenize(lower_visible(text))
+
+
+def lower_visible(text: str) -> str:
+    """``text`` lower-cased and without its :data:`INVISIBLE_CHARACTERS`: what
+    :func:`tokenize_lower` cuts into tokens."""
     text = text.lower()
     if not text.isascii():
         for character in INVISIBLE_CHARACTERS:
             if character in text:
                 text = text.replace(character, "")
-    return tokenize(text)
+    return text
 
 
 def normalize_space(text: str) -> str:
