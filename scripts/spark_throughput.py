@@ -16,6 +16,10 @@ the sample learn their site-level methods, whose texts may differ by design.
 
   python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2            # 2 files
   python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2 --files 1  # 1 file
+  python scripts/spark_throughput.py --sizes 1000 3000 all -j 2            # all 4,136 pages
+
+A size larger than the pages with a URL (or ``all``) is all of them; the table shows how
+many the sample holds.
 """
 
 from __future__ import annotations
@@ -73,10 +77,28 @@ def check(rows: list[dict[str, Any]], jsonl: Path, pages: int) -> str:
             f"extract's: {differ} of {len(page_level)}")  # fmt: skip
 
 
-def measure(pages: int, args: argparse.Namespace, work: Path) -> tuple[float, float, str]:
-    """Both commands' seconds on a sample of ``pages``, and what the check and Spark's
+#: What ``--sizes all`` asks for: more pages than the datasets hold, so every one.
+ALL_PAGES = 10**9
+
+
+def page_count(text: str) -> int:
+    """A ``--sizes`` value: a number of pages, or ``all``."""
+    if text == "all":
+        return ALL_PAGES
+    try:
+        return int(text)
+    except ValueError:
+        message = f"expected a number of pages or 'all', got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+def measure(
+    pages: int, args: argparse.Namespace, work: Path
+) -> tuple[int, float, float, str]:
+    """The sample's pages, both commands' seconds on it, and what the check and Spark's
     summary say."""
     sample = sample_pages(args.shared, pages, args.seed)
+    pages = len(sample)
     warcs = write_sample_files(sample, work / f"sample-{pages}", args.files)
     python = [sys.executable, "-m", "feedsift"]
     out, jsonl = work / f"spark-{pages}.parquet", work / f"extract-{pages}.jsonl"
@@ -85,7 +107,7 @@ def measure(pages: int, args: argparse.Namespace, work: Path) -> tuple[float, fl
     extract_s, _ = timed([*python, "extract", *warcs, "-f", "jsonl", "-o", str(jsonl),
                           "-j", str(args.jobs)])  # fmt: skip
     note = check(spark_rows(out), jsonl, len(sample))
-    return spark_s, extract_s, f"{note}\n  {summary.splitlines()[0]}"
+    return pages, spark_s, extract_s, f"{note}\n  {summary.splitlines()[0]}"
 
 
 def write_sample_files(sample: list[GoldPage], stem: Path, files: int) -> list[str]:
@@ -102,7 +124,8 @@ def write_sample_files(sample: list[GoldPage], stem: Path, files: int) -> list[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=Path("../shared"))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000])
+    parser.add_argument("--sizes", type=page_count, nargs="+", default=[300, 1000, 3000],
+                        help="pages per sample, or 'all' (default: 300 1000 3000)")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--files", type=int, help="WARC files per sample (default: -j)")
@@ -117,8 +140,8 @@ def main() -> int:
     print(f"{args.files} WARC file(s) per sample")
     print(f"pages   spark local[{args.jobs}]   extract -j {args.jobs}   ratio")
     notes = []
-    for pages in args.sizes:
-        spark_s, extract_s, note = measure(pages, args, work)
+    for size in args.sizes:
+        pages, spark_s, extract_s, note = measure(size, args, work)
         print(f"{pages:5d}   {spark_s:10.1f} s   {extract_s:10.1f} s   {spark_s / extract_s:5.2f}",
               flush=True)  # fmt: skip
         notes.append(f"{pages}: {note}")
