@@ -7,27 +7,41 @@ in a real crawl; default: one file per Spark core, since Spark reads each file i
 task), then times
 
   feedsift spark SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -o OUT.parquet --master local[N]
+  feedsift spark SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -o OUT.parquet --master local[N] \
+      --method page
   feedsift extract SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -f jsonl -o OUT.jsonl -j N
 
-as whole commands (the Spark time includes starting the JVM), and prints the ratio per size.
-It also checks the Parquet: one row per page, and for every row the page level made
-(``method`` = ``page``) the same text as ``feedsift extract``; hosts with enough pages in
-the sample learn their site-level methods, whose texts may differ by design.
+as whole commands, one after the other (the Spark times include starting the JVM;
+``--rounds`` R runs each R times, each round starting one command further along), and
+prints per size and round the seconds, the ratios to ``extract`` and the load average: the
+default job's ratio (Spark, and the site-level work of hosts with enough pages, which
+``extract`` does not do) and the page-level job's (the same extraction as ``extract``:
+what Spark itself costs). It also checks each Parquet: one row per page, and for every row
+the page level made (``method`` = ``page``; every row of the page-level job) the same text
+as ``feedsift extract``; hosts with enough pages in the sample learn their site-level
+methods, whose texts may differ by design.
 
   python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2            # 2 files
   python scripts/spark_throughput.py --sizes 300 1000 3000 -j 2 --files 1  # 1 file
+  python scripts/spark_throughput.py --sizes 1000 3000 all -j 2 --rounds 2  # all 4,136 pages
+
+A size larger than the pages with a URL (or ``all``) is all of them; the table shows how
+many the sample holds.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from warc_roundtrip import sample_pages, write_sample_warc
@@ -73,19 +87,85 @@ def check(rows: list[dict[str, Any]], jsonl: Path, pages: int) -> str:
             f"extract's: {differ} of {len(page_level)}")  # fmt: skip
 
 
-def measure(pages: int, args: argparse.Namespace, work: Path) -> tuple[float, float, str]:
-    """Both commands' seconds on a sample of ``pages``, and what the check and Spark's
-    summary say."""
-    sample = sample_pages(args.shared, pages, args.seed)
+#: What ``--sizes all`` asks for: more pages than the datasets hold, so every one.
+ALL_PAGES = 10**9
+#: The commands timed on each sample, in the first round's order; each later round starts
+#: one further along, so that none always runs first while the machine's load drifts.
+COMMANDS = ("spark", "spark --method page", "extract")
+#: The command line of this interpreter's feedsift (this checkout's, with PYTHONPATH=src).
+FEEDSIFT = (sys.executable, "-m", "feedsift")
+
+
+@dataclass(frozen=True, slots=True)
+class SizeRun:
+    """One sample's timings and checks."""
+
+    pages: int
+    rounds: tuple[tuple[float, ...], ...]  #: per round, the seconds of each of COMMANDS
+    loads: tuple[float, ...]  #: per round, the 1-minute load average as it started
+    notes: tuple[str, ...]  #: per Spark command: the check, then the job's summary
+
+
+def page_count(text: str) -> int:
+    """A ``--sizes`` value: a number of pages, or ``all``."""
+    if text == "all":
+        return ALL_PAGES
+    try:
+        return int(text)
+    except ValueError:
+        message = f"expected a number of pages or 'all', got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+def measure(size: int, args: argparse.Namespace, work: Path) -> SizeRun:
+    """Every command's seconds on a sample of ``size`` pages, ``--rounds`` times, and what
+    the checks and Spark's summaries say (of the last round)."""
+    sample = sample_pages(args.shared, size, args.seed)
+    pages = len(sample)
     warcs = write_sample_files(sample, work / f"sample-{pages}", args.files)
-    python = [sys.executable, "-m", "feedsift"]
-    out, jsonl = work / f"spark-{pages}.parquet", work / f"extract-{pages}.jsonl"
-    spark_s, summary = timed([*python, "spark", *warcs, "-o", str(out), "--master",
-                              f"local[{args.jobs}]"])  # fmt: skip
-    extract_s, _ = timed([*python, "extract", *warcs, "-f", "jsonl", "-o", str(jsonl),
-                          "-j", str(args.jobs)])  # fmt: skip
-    note = check(spark_rows(out), jsonl, len(sample))
-    return spark_s, extract_s, f"{note}\n  {summary.splitlines()[0]}"
+    outs = {name: work / f"{name.replace(' --method ', '-')}-{pages}.parquet"
+            for name in COMMANDS[:2]}  # fmt: skip
+    jsonl = work / f"extract-{pages}.jsonl"
+    argv = command_lines(warcs, outs, jsonl, args.jobs)
+    rounds, loads, summaries = [], [], {}
+    for number in range(args.rounds):
+        start = number % len(COMMANDS)
+        loads.append(os.getloadavg()[0])
+        seconds = {}
+        for name in COMMANDS[start:] + COMMANDS[:start]:
+            seconds[name], stdout = timed(argv[name])
+            summaries[name] = stdout.splitlines()[0] if stdout else ""
+        rounds.append(tuple(seconds[name] for name in COMMANDS))
+    notes = tuple(f"{name}: {check(spark_rows(out), jsonl, pages)}\n  {summaries[name]}"
+                  for name, out in outs.items())  # fmt: skip
+    return SizeRun(pages, tuple(rounds), tuple(loads), notes)
+
+
+def command_lines(
+    warcs: list[str], outs: dict[str, Path], jsonl: Path, jobs: int
+) -> dict[str, list[str]]:
+    """The argument vector of each of :data:`COMMANDS`."""
+    spark = [*FEEDSIFT, "spark", *warcs, "--master", f"local[{jobs}]", "--overwrite", "-o"]
+    return {"spark": [*spark, str(outs["spark"])],
+            "spark --method page": [*spark, str(outs["spark --method page"]), "--method", "page"],
+            "extract": [*FEEDSIFT, "extract", *warcs, "-f", "jsonl", "-o", str(jsonl), "-j",
+                        str(jobs)]}  # fmt: skip
+
+
+def print_rounds(run: SizeRun) -> None:
+    """A line per round: the seconds of COMMANDS, both Spark commands' ratios to extract's
+    and the load average as the round started; then, for several rounds, the medians of
+    each column."""
+    lines = [(*seconds, seconds[0] / seconds[2], seconds[1] / seconds[2], load)
+             for seconds, load in zip(run.rounds, run.loads, strict=True)]  # fmt: skip
+    labels = [str(n + 1) for n in range(len(lines))]
+    if len(lines) > 1:
+        lines.append(tuple(median(column) for column in zip(*lines, strict=True)))
+        labels.append("median")
+    for label, (spark_s, page_s, extract_s, ratio, page_ratio, load) in zip(labels, lines,
+                                                                            strict=True):
+        print(f"{run.pages:5d}  {label:>6}  {spark_s:7.1f} s  {page_s:19.1f} s  "
+              f"{extract_s:7.1f} s  {ratio:5.2f}  {page_ratio:10.2f}  {load:4.1f}", flush=True)
 
 
 def write_sample_files(sample: list[GoldPage], stem: Path, files: int) -> list[str]:
@@ -102,26 +182,29 @@ def write_sample_files(sample: list[GoldPage], stem: Path, files: int) -> list[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=Path("../shared"))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000])
+    parser.add_argument("--sizes", type=page_count, nargs="+", default=[300, 1000, 3000],
+                        help="pages per sample, or 'all' (default: 300 1000 3000)")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--files", type=int, help="WARC files per sample (default: -j)")
+    parser.add_argument("--rounds", type=int, default=1, help="times each command runs")
     args = parser.parse_args()
     args.files = args.files or args.jobs
-    if args.files < 1:
-        parser.error("--files must be 1 or more")
+    if args.files < 1 or args.rounds < 1:
+        parser.error("--files and --rounds must be 1 or more")
     if not (args.shared / "bench").is_dir():
         print(f"{args.shared}/bench is missing: this check needs ../shared", file=sys.stderr)
         return 2
     work = Path(tempfile.mkdtemp(prefix="spark-throughput-"))
-    print(f"{args.files} WARC file(s) per sample")
-    print(f"pages   spark local[{args.jobs}]   extract -j {args.jobs}   ratio")
+    print(f"{args.files} WARC file(s) per sample; spark on local[{args.jobs}], extract -j "
+          f"{args.jobs}; ratios to extract")  # fmt: skip
+    print("pages   round    spark      spark --method page    extract    ratio  page ratio"
+          "  load")  # fmt: skip
     notes = []
-    for pages in args.sizes:
-        spark_s, extract_s, note = measure(pages, args, work)
-        print(f"{pages:5d}   {spark_s:10.1f} s   {extract_s:10.1f} s   {spark_s / extract_s:5.2f}",
-              flush=True)  # fmt: skip
-        notes.append(f"{pages}: {note}")
+    for size in args.sizes:
+        run = measure(size, args, work)
+        print_rounds(run)
+        notes.extend(f"{run.pages}, {note}" for note in run.notes)
     print("\n".join(notes))
     return 0
 

@@ -1,7 +1,8 @@
 """``feedsift spark`` end to end: a small crawl through Spark in local mode, Parquet read back.
 
-Spark starts a JVM (Java 17 or later) and two Python workers; the test runs the job once
-(about 20 s on 2 cores) and checks every row against ``feedsift extract``.
+Spark starts a JVM (Java 17 or later) and two Python workers; the tests run the job once
+(about 20 s on 2 cores) and check every row against ``feedsift extract``, then once more
+with ``--method page`` (the JVM already up).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import feedsift
 from feedsift.cli.main import main
 from spark_warc import BIG_PAGES, BIG_SITE, IP_URL, SMALL_SITE, SMALL_URLS, big_url, write_crawl
 
@@ -99,6 +101,23 @@ def test_skipped_records_are_counted_in_one_line_each_and_not_fatal(
     assert summary.startswith(f"spark: {BIG_PAGES + 3} articles from {BIG_PAGES + 3} HTML pages")
     learned = "1 hosts learned (1 with a feed template), 2 on the page level"
     assert f"(1 feeds, 8 items); {learned}" in summary
+
+
+def test_method_page_gives_every_row_the_page_level_as_feedsift_extract(
+    run: dict[str, Any], tmp_path: Path
+) -> None:
+    """The same crawl with ``--method page`` (Spark's JVM is up already: a few seconds)."""
+    out = tmp_path / "pages.parquet"
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
+        status = main(["spark", str(run["warc"]), "-o", str(out), "--method", "page",
+                       *SPARK_ARGS])  # fmt: skip
+    assert status == 1  # the broken record, as in the default run
+    rows = _read_parquet(out)
+    assert len(rows) == BIG_PAGES + 3 and {row["method"] for row in rows} == {"page"}
+    extracted = {a.page.url: a.article for a in feedsift.extract_warc(run["warc"])}
+    assert all(row["text"] == extracted[row["url"]].text for row in rows)
+    assert "; 0 hosts learned (0 with a feed template), 3 on the page level" in stdout.getvalue()
 
 
 def test_an_existing_output_is_refused_before_spark_starts(

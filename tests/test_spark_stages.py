@@ -13,6 +13,7 @@ import feedsift
 from feedsift.acquisition.warc import WarcPage, WarcSkip
 from feedsift.api import bundled_extractor
 from feedsift.records import FeedItem
+from feedsift.sitelevel.models import SiteOptions
 from feedsift.spark.hosts import MIN_HOST_PAGES, partition_rows
 from feedsift.spark.job import spark_inputs
 from feedsift.spark.reading import KeyedRecord, keyed_records
@@ -170,6 +171,29 @@ def test_big_hosts_learn_and_small_ones_get_the_page_level(
         assert row.text == extracted[url].text and row.title == extracted[url].title
         assert row.warc_record_id.startswith("<urn:uuid:")
     assert sum(tally.methods.values()) == len(made) == tally.articles
+
+
+def test_without_site_level_every_host_gets_the_page_level(
+    keyed: tuple[list[KeyedRecord], JobTally], crawl: Path
+) -> None:
+    tally = JobTally()
+    made = list(partition_rows(sorted(keyed[0]), bundled_extractor(), tally, None))
+    assert len(made) == BIG_PAGES + 3 and {row.method for row in made} == {"page"}
+    assert tally.hosts == {PAGE_LEVEL: 3}  # the big host too; its feed items passed over
+    extracted = {a.page.url: a.article for a in feedsift.extract_warc(crawl)}
+    assert all(row.text == extracted[row.url].text for row in made)
+
+
+def test_site_mode_learns_with_the_site_level_learners_alone(
+    keyed: tuple[list[KeyedRecord], JobTally],
+) -> None:
+    tally = JobTally()
+    site = SiteOptions(mode="site")
+    made = list(partition_rows(sorted(keyed[0]), bundled_extractor(), tally, site))
+    assert tally.hosts == {LEARNED: 1, PAGE_LEVEL: 2, TEMPLATE: 1}
+    big = [row for row in made if row.site == BIG_SITE]
+    assert big[-1].method in {"urltree-strict", "diffpost"}  # a learner's own text
+    assert not any(row.method.startswith("hybrid-") for row in made)
 
 
 def test_a_page_that_fails_is_counted_and_the_host_goes_on() -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
+from feedsift.cli.crawl_cmd import METHODS
 from feedsift.cli.extract_cmd import MIB
 from feedsift.cli.numbers import whole_number
 from feedsift.cli.warc_inputs import WarcTally
 from feedsift.errors import SparkJobError
+from feedsift.sitelevel.models import SiteOptions
 from feedsift.spark.tally import LEARNED, PAGE_LEVEL, TEMPLATE, JobTally
 
 __all__ = ["register", "run"]
@@ -27,7 +29,9 @@ capture time (WARC-Date). Each host with enough pages learns its template from i
 stream, as `feedsift watch` does (URL Tree, DiffPost, and the feed template learned from
 the first half of its item pages, checked field by field on the host's feed items when the
 crawl captured its RSS or Atom feeds); smaller hosts get the page-level extractor, the
-same text `feedsift extract` gives. The `method` column says which made each body.
+same text `feedsift extract` gives. The `method` column says which made each body. With
+--method page every host gets the page level, every row the text `feedsift extract`
+gives, and the job still reads, shuffles and sorts by site: what Spark itself costs.
 
 Records that are not HTML, not status 200, truncated by the crawler, too large or broken,
 and pages that fail to extract, are counted and reported at the end, one line per kind;
@@ -40,6 +44,7 @@ examples:
   feedsift spark crawls/ -o out.parquet --master 'local[2]'  every WARC file under crawls/
   feedsift spark 's3a://bucket/crawl/*.warc.gz' -o s3a://bucket/articles --overwrite
   feedsift spark a.warc.gz b.warc.gz -o out.parquet --conf spark.driver.memory=4g
+  feedsift spark crawl.warc.gz -o pages.parquet --method page    no site-level learning
 
 read the output with Spark, pandas or DuckDB:
   python -c "import pandas; print(pandas.read_parquet('out.parquet').head())"
@@ -67,6 +72,15 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument(
         "--overwrite", action="store_true", help="replace OUT when it exists (default: refuse)"
+    )
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        default="hybrid",
+        help="how hosts with enough pages are extracted, as in `feedsift crawl`: hybrid: the "
+        "site-level boilerplate masks on the page-level result, per field where the host's "
+        "feed items confirm them; site: the site-level learners alone, likewise; page: the "
+        "page-level model only, on every host (default: %(default)s)",
     )
     group = parser.add_argument_group("Spark")
     group.add_argument(
@@ -120,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
         inputs=inputs.paths, output=args.output, master=args.master,
         partitions=args.partitions, max_bytes=int(args.max_size * MIB),
         overwrite=args.overwrite, config=tuple(args.conf),
+        site_level=None if args.method == "page" else SiteOptions(mode=args.method),
     )  # fmt: skip
     tally = run_job(settings)
     failures = _report(tally) + len(inputs.missing)

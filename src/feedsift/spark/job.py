@@ -11,7 +11,8 @@ stages; Spark does all the distribution:
 3. ``repartitionAndSortWithinPartitions`` sends each site (registered domain) to one
    partition (:func:`~feedsift.spark.records.site_partition`) and sorts it there, spilling
    to disk as Spark's shuffle does;
-4. ``mapPartitions`` runs :func:`~feedsift.spark.hosts.partition_rows` on each partition;
+4. ``mapPartitions`` runs :func:`~feedsift.spark.hosts.partition_rows` on each partition
+   (the site level as :attr:`JobSettings.site_level` says, or the page level alone);
 5. Spark's own Parquet writer writes the rows (:data:`ARTICLE_SCHEMA`).
 
 Each task adds its :class:`~feedsift.spark.tally.JobTally` to one accumulator, which the
@@ -34,6 +35,8 @@ from urllib.parse import urlsplit
 
 from feedsift.acquisition.warc import DEFAULT_MAX_RECORD_BYTES, WARC_SUFFIXES
 from feedsift.errors import SparkJobError
+from feedsift.sitelevel.models import SiteOptions
+from feedsift.spark.hosts import DEFAULT_SITE_LEVEL
 from feedsift.spark.records import ARTICLE_COLUMNS, RecordKey, site_partition
 from feedsift.spark.tally import JobTally
 
@@ -78,6 +81,8 @@ class JobSettings:
     max_bytes: int = DEFAULT_MAX_RECORD_BYTES  #: a record's size cap, decoded
     overwrite: bool = False  #: replace an existing output
     config: tuple[tuple[str, str], ...] = ()  #: more Spark settings (``--conf``)
+    #: how big hosts learn (``None``: the page level on every page, as ``feedsift extract``)
+    site_level: SiteOptions | None = DEFAULT_SITE_LEVEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +175,7 @@ def _run(spark: SparkSession, settings: JobSettings) -> JobTally:
     keyed = files.flatMap(partial(_read_file, tally, settings.max_bytes))
     partitions = settings.partitions or context.defaultParallelism
     shuffled = keyed.repartitionAndSortWithinPartitions(partitions, site_partition)
-    rows = shuffled.mapPartitions(partial(_extract_partition, tally))
+    rows = shuffled.mapPartitions(partial(_extract_partition, tally, settings.site_level))
     frame = spark.createDataFrame(rows, _schema())
     mode = "overwrite" if settings.overwrite else "errorifexists"
     frame.write.mode(mode).parquet(settings.output)
@@ -199,14 +204,16 @@ def _read_file(
 
 
 def _extract_partition(
-    tally: Accumulator[JobTally], records: Iterable[tuple[RecordKey, Any]]
+    tally: Accumulator[JobTally],
+    site_level: SiteOptions | None,
+    records: Iterable[tuple[RecordKey, Any]],
 ) -> Iterator[tuple[object, ...]]:
     """One sorted partition's article rows, as tuples in :data:`ARTICLE_COLUMNS` order."""
     from feedsift.api import bundled_extractor
     from feedsift.spark.hosts import partition_rows
 
     local = JobTally()
-    for row in partition_rows(records, bundled_extractor(), local):
+    for row in partition_rows(records, bundled_extractor(), local, site_level):
         yield row.values()
     tally.add(local)
 
