@@ -66,7 +66,8 @@ async def keys(web: TestWeb) -> None:
                     key_posts.setdefault(key, set()).add(post.post_id)
             variants = sum(len(p.variants) for p in site.posts)
             site_keys = {k for k, v in key_posts.items() if any(i.startswith(site.name) for i in v)}
-            print(f"{site.name:12} {len(site.posts):5} {variants:8} {len(site_keys):4} {one_key:16}")
+            keys = len(site_keys)
+            print(f"{site.name:12} {len(site.posts):5} {variants:8} {keys:4} {one_key:16}")
     shared = [k for k, v in key_posts.items() if len(v) > 1]
     print(f"keys shared by two or more posts (distinct posts merged): {len(shared)}")
 
@@ -82,7 +83,8 @@ def report(web: TestWeb, db: Path) -> None:
     for site in (s for s in truth.sites if s.name != "faults"):
         planted = sum(len(p.variants) - 1 for p in site.posts)
         mine = [(u, st) for u, st in items if u in variant_of and variant_of[u][0] == site.name]
-        stored = Counter(variant_of[r][1] for (r,) in docs if variant_of.get(r, ("",))[0] == site.name)
+        stored = Counter(variant_of[r][1] for (r,) in docs
+                         if variant_of.get(r, ("",))[0] == site.name)  # fmt: skip
         once = sum(stored.get(p.post_id, 0) == 1 for p in site.posts)
         merged = len(site.posts) - len(stored)
         dups = sum(st == "duplicate" for _, st in mine)

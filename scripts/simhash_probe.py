@@ -1,20 +1,64 @@
-"""Probe: SimHash distance after a one-word edit, and between unrelated texts, by length."""
-# Run from the repository root: .venv/bin/python scripts/simhash_probe.py (reads ../shared/bench)
-import glob, json, random, itertools
-from feedsift.dedup import simhash, hamming
+"""Probe: SimHash distance after a one-word edit, and between unrelated texts, by length.
+
+Run from the repository root (reads ../shared/bench):
+
+    .venv/bin/python scripts/simhash_probe.py
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import json
+import random
+
+from feedsift.dedup import hamming, simhash
 from feedsift.text.tokens import tokenize_lower
-random.seed(1)
-texts = [json.loads(l).get("text") or "" for f in glob.glob("../shared/bench/*/gold.jsonl") for l in open(f)]
-texts = [t for t in texts if len(t.split()) >= 20]
-random.shuffle(texts); texts = texts[:600]
-for sh in (1, 2, 3):
-    near = {}
-    fps = []
-    for t in texts:
-        w = t.split(); w[random.randrange(len(w))] = "zzzqx"
-        n = len(tokenize_lower(t)); b = "<100" if n < 100 else "<300" if n < 300 else "<1000" if n < 1000 else ">=1000"
-        near.setdefault(b, []).append(hamming(simhash(t, shingle=sh), simhash(" ".join(w), shingle=sh)) <= 3)
-        fps.append(simhash(t, shingle=sh))
-    pairs = list(itertools.combinations(fps, 2))
-    fp = sum(hamming(a, b) <= 3 for a, b in pairs) / len(pairs)
-    print(f"shingle={sh}", {b: round(sum(v) / len(v), 2) for b, v in sorted(near.items())}, "unrelated<=3:", f"{fp:.5f}")
+
+#: Texts probed, and the one-word edit that replaces a random word.
+SAMPLE, EDIT = 600, "zzzqx"
+
+
+def gold_texts() -> list[str]:
+    """Every bench gold text of 20 words or more."""
+    texts = []
+    for path in glob.glob("../shared/bench/*/gold.jsonl"):
+        with open(path, encoding="utf-8") as lines:
+            texts += [json.loads(line).get("text") or "" for line in lines]
+    return [t for t in texts if len(t.split()) >= 20]
+
+
+#: Upper bounds of the length bins, in tokens.
+BINS = (100, 300, 1000)
+
+
+def length_bin(text: str) -> str:
+    count = len(tokenize_lower(text))
+    return next((f"<{b}" for b in BINS if count < b), f">={BINS[-1]}")
+
+
+def probe(texts: list[str], shingle: int) -> None:
+    near: dict[str, list[bool]] = {}
+    prints = []
+    for text in texts:
+        words = text.split()
+        words[random.randrange(len(words))] = EDIT
+        edited = hamming(simhash(text, shingle=shingle), simhash(" ".join(words), shingle=shingle))
+        near.setdefault(length_bin(text), []).append(edited <= 3)
+        prints.append(simhash(text, shingle=shingle))
+    pairs = list(itertools.combinations(prints, 2))
+    unrelated = sum(hamming(a, b) <= 3 for a, b in pairs) / len(pairs)
+    shares = {b: round(sum(v) / len(v), 2) for b, v in sorted(near.items())}
+    print(f"shingle={shingle}", shares, "unrelated<=3:", f"{unrelated:.5f}")
+
+
+def main() -> None:
+    random.seed(1)
+    texts = gold_texts()
+    random.shuffle(texts)
+    for shingle in (1, 2, 3):
+        probe(texts[:SAMPLE], shingle)
+
+
+if __name__ == "__main__":
+    main()
