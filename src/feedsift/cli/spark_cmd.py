@@ -82,6 +82,12 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "feed items confirm them; site: the site-level learners alone, likewise; page: the "
         "page-level model only, on every host (default: %(default)s)",
     )
+    _add_spark_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_spark_options(parser: argparse.ArgumentParser) -> None:
+    """Where the job runs and how Spark spreads it."""
     group = parser.add_argument_group("Spark")
     group.add_argument(
         "--master",
@@ -112,7 +118,6 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         metavar="MB",
         help="skip records larger than this, decompressed (default: 50)",
     )
-    parser.set_defaults(func=run)
 
 
 def _setting(text: str) -> tuple[str, str]:
