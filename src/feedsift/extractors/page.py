@@ -49,7 +49,6 @@ from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
 from feedsift.extractors.navigation import navigation_blocks
 from feedsift.extractors.pipeline import PageAnalysis, analyse_page
 from feedsift.extractors.product import specification_blocks
-from feedsift.extractors.ranges import SubtreeTable
 from feedsift.extractors.repeats import repeat_candidates, repeated_blocks
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals
@@ -210,7 +209,7 @@ class LearnedPageExtractor:
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         scores = block_scores(signals, table, context, self._block)
         classified = scores >= self.threshold
-        repeated = classified | _repeated(page, signals, scores, (table, body), classified)
+        repeated = classified | _repeated(page, analysis, scores, body, classified)
         navigated = repeated & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
         navigated &= ~social_controls(page.view, signals, navigated)
         shown = _shown_only(navigated, analysis.visible) if self.drop_unshown else None
@@ -499,11 +498,11 @@ def _confidence(decision: BlockDecision) -> float:
 
 
 def _repeated(
-    page: ParsedPage, signals: PageSignals, scores: np.ndarray,
-    body: tuple[SubtreeTable, int], kept: np.ndarray,
-) -> np.ndarray:  # fmt: skip
-    """The blocks that join a kept block of their template (:mod:`~feedsift.extractors.repeats`)."""
-    table, subtree = body
-    span = (int(table.first[subtree]), int(table.last[subtree])) if subtree >= 0 else None
+    page: ParsedPage, analysis: PageAnalysis, scores: np.ndarray, body: int, kept: np.ndarray
+) -> np.ndarray:
+    """The blocks that join a ``kept`` block of their template, inside the ``body`` subtree
+    (:mod:`~feedsift.extractors.repeats`)."""
+    table, signals = analysis.table, analysis.signals
+    span = (int(table.first[body]), int(table.last[body])) if body >= 0 else None
     candidates = repeat_candidates(scores, signals.link, span)
     return repeated_blocks(page.view.subtrees, signals.owner, kept, candidates)
