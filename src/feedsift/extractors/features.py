@@ -18,7 +18,7 @@ from feedsift.extractors.ranges import SubtreeTable
 from feedsift.extractors.roles import role_bits
 from feedsift.extractors.signals import OWNER_TAGS, PageSignals
 
-__all__ = ["BlockContext", "block_features"]
+__all__ = ["BlockContext", "block_features", "shifted", "window_mean"]
 
 #: Columns of the kind probabilities every block row carries.
 N_KINDS = len(KIND_LABELS)
@@ -40,7 +40,8 @@ class BlockContext:
     kind_scores: np.ndarray = field(default_factory=lambda: np.zeros(N_KINDS))
 
 
-def _shift(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
+def shifted(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
+    """``values`` read ``offset`` places ahead (behind when negative), ``fill`` past the ends."""
     out = np.full_like(values, fill)
     if offset < 0:
         out[-offset:] = values[:offset]
@@ -49,7 +50,8 @@ def _shift(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
     return out
 
 
-def _window_mean(values: np.ndarray, half: int) -> np.ndarray:
+def window_mean(values: np.ndarray, half: int) -> np.ndarray:
+    """The mean of ``values`` within ``half`` places of each entry (cut at the ends)."""
     prefix = np.concatenate([[0.0], np.cumsum(values)])
     n = len(values)
     lo = np.maximum(np.arange(n) - half, 0)
@@ -76,13 +78,13 @@ def _neighbours(signals: PageSignals) -> list[np.ndarray]:
     words = np.log1p(signals.words)
     same_tag = signals.tag_group
     for offset in NEIGHBOUR_OFFSETS:
-        cols.append(_shift(words, offset, -1.0)[:, None])
-        cols.append(_shift(signals.link, offset, -1.0)[:, None])
-        cols.append(_shift(signals.text[:, 4], offset, -1.0)[:, None])
-        cols.append((_shift(same_tag.astype(np.float64), offset, -1.0) == same_tag)[:, None])
-    cols.append(_window_mean(signals.link, WINDOW)[:, None])
-    cols.append(_window_mean(words, WINDOW)[:, None])
-    cols.append(_window_mean(signals.text[:, 0], WINDOW)[:, None])
+        cols.append(shifted(words, offset, -1.0)[:, None])
+        cols.append(shifted(signals.link, offset, -1.0)[:, None])
+        cols.append(shifted(signals.text[:, 4], offset, -1.0)[:, None])
+        cols.append((shifted(same_tag.astype(np.float64), offset, -1.0) == same_tag)[:, None])
+    cols.append(window_mean(signals.link, WINDOW)[:, None])
+    cols.append(window_mean(words, WINDOW)[:, None])
+    cols.append(window_mean(signals.text[:, 0], WINDOW)[:, None])
     return cols
 
 

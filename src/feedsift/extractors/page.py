@@ -153,6 +153,8 @@ class LearnedPageExtractor:
         self._ranker: Predictor = bundle.get("ranker")
         self._subtree: Predictor = bundle.get("subtree")
         self._block: Predictor = bundle.get("block")
+        #: the block stage's second look; bundles built before it have none
+        self._refine: Predictor | None = bundle.models.get("refine")
         self._kinds = KindModels.of({k: bundle.models[f"kind_{k}"] for k in KIND_LABELS
                                      if f"kind_{k}" in bundle.models})  # fmt: skip
         self.threshold = float(bundle.info.get("block_threshold", DEFAULT_BLOCK_THRESHOLD))
@@ -207,7 +209,7 @@ class LearnedPageExtractor:
                                  self._subtree)  # fmt: skip
         body = chunked_body(page.view.subtrees, table, signals.roles.own, context.best_subtree)
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
-        scores = block_scores(signals, table, context, self._block)
+        scores = block_scores(signals, table, context, self._block, self._refine)
         classified = scores >= self.threshold
         repeated = classified | _repeated(page, analysis, scores, body, classified)
         navigated = repeated & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)

@@ -4,7 +4,8 @@
 2. **Body subtree**: every candidate subtree gets a predicted body F1; the best one marks
    the body region.
 3. **Blocks**: each text block gets a content probability from its own features and the
-   two findings above.
+   two findings above; a second look (:mod:`~feedsift.extractors.score_context`) reads
+   those probabilities around each block and gives the final one.
 
 The functions read only numpy signals, so training (on cached examples) and extraction run
 the very same code.
@@ -20,6 +21,7 @@ import numpy as np
 from feedsift.extractors.features import BlockContext, block_features
 from feedsift.extractors.model import Predictor
 from feedsift.extractors.ranges import SubtreeTable
+from feedsift.extractors.score_context import SECOND_LOOK_WEIGHT, score_context_features
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.subtrees import subtree_candidates
 from feedsift.extractors.titles import TitleCandidates
@@ -29,6 +31,7 @@ __all__ = [
     "TitleChoice",
     "block_scores",
     "choose_title",
+    "refine_rows",
     "score_subtrees",
 ]
 
@@ -71,9 +74,23 @@ def score_subtrees(
 
 
 def block_scores(
-    signals: PageSignals, table: SubtreeTable, context: BlockContext, model: Predictor
+    signals: PageSignals, table: SubtreeTable, context: BlockContext, model: Predictor,
+    refine: Predictor | None = None,
 ) -> np.ndarray:
-    """Content probability of every block."""
+    """Content probability of every block: the first look's, blended with the second
+    look's when ``refine`` (its model) is given."""
     if signals.n == 0:
         return np.zeros(0)
-    return model.predict(block_features(signals, table, context))
+    features = block_features(signals, table, context)
+    scores = model.predict(features)
+    if refine is None:
+        return scores
+    second = refine.predict(refine_rows(signals, table, features, scores))
+    blended: np.ndarray = (1.0 - SECOND_LOOK_WEIGHT) * scores + SECOND_LOOK_WEIGHT * second
+    return blended
+
+
+def refine_rows(signals: PageSignals, table: SubtreeTable, features: np.ndarray,
+                scores: np.ndarray) -> np.ndarray:  # fmt: skip
+    """The second look's rows: the block features beside the first look's score context."""
+    return np.hstack([features, score_context_features(signals, table, scores)])
