@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import feedsift
-from feedsift.extractors.model import load_bundle
+from feedsift.extractors.model import ModelBundle, load_bundle
 from feedsift.extractors.page import LearnedPageExtractor
+from feedsift.parsing.page import parse_page
 from feedsift.training.train import TrainConfig, train
 from synthetic import page, write_dataset
 
@@ -34,7 +36,7 @@ def test_training_is_deterministic(trained: tuple[Path, Path]) -> None:
     assert first.version == second.version
     # the page kinds come from the fixture blog alone: its posts and its listing pages
     assert sorted(first.models) == ["block", "kind_article", "kind_listing", "ranker",
-                                    "subtree", "title"]  # fmt: skip
+                                    "refine", "subtree", "title"]  # fmt: skip
     assert first.info["pages"] == 24
 
 
@@ -46,6 +48,23 @@ def test_the_trained_model_extracts_a_new_page(trained: tuple[Path, Path]) -> No
     assert article.text.split("\n\n")[0] == gold.split("\n\n")[0]
     for boilerplate in ("About us", "Copyright 2024", "Related"):
         assert boilerplate not in article.text
+
+
+def test_a_bundle_without_the_second_look_answers_with_the_first(
+    trained: tuple[Path, Path],
+) -> None:
+    """Bundles built before the second look keep working: the first look's scores are
+    the answer (on these easy pages both looks are sure, so only the bits differ)."""
+    bundle = load_bundle(trained[0])
+    older = ModelBundle(bundle.version, {k: m for k, m in bundle.models.items()
+                                         if k != "refine"}, bundle.info)  # fmt: skip
+    html, _ = page(random.Random(7), "Harbour crane restored after storm")
+    parsed = parse_page(html, None)
+    both = LearnedPageExtractor(bundle).decide(parsed).scores
+    first = LearnedPageExtractor(older).decide(parsed).scores
+    assert both.shape == first.shape
+    assert not np.array_equal(both, first)  # another model answered
+    assert feedsift.extract(html, extractor=LearnedPageExtractor(older)).text
 
 
 def test_the_cli_trains_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,9 +23,10 @@ README.txt; DATASETS_DIR is one such folder or a folder of them (default:
 snippet gold (with/without lists) labels only the blocks the snippets fall in.
 
 Three stages are fitted in turn, each on cross-fitted outputs of the one before: the
-title block classifier, the body subtree scorer and the block classifier. The result is
-deterministic: the same data and package versions give the same bundle. Training needs
-the `train` extra: pip install 'feedsift[train]'."""
+title block classifier, the body subtree scorer and the block classifier, whose second
+look reads the first look's scores around each block. The result is deterministic: the
+same data and package versions give the same bundle. Training needs the `train` extra:
+pip install 'feedsift[train]'."""
 
 EXAMPLES = f"""\
 examples:

@@ -16,7 +16,13 @@ import numpy as np
 
 from feedsift.extractors.features import BlockContext, block_features
 from feedsift.extractors.model import Predictor
-from feedsift.extractors.stages import TitleChoice, block_scores, choose_title, score_subtrees
+from feedsift.extractors.stages import (
+    TitleChoice,
+    block_scores,
+    choose_title,
+    refine_rows,
+    score_subtrees,
+)
 from feedsift.extractors.subtrees import candidate_f1, subtree_candidates
 from feedsift.extractors.title_ranker import (
     RankerPage,
@@ -35,12 +41,15 @@ __all__ = [
     "crossfit",
     "fit_block",
     "fit_ranker",
+    "fit_refine",
     "fit_subtree",
     "fit_title",
     "page_block_scores",
     "page_contexts",
+    "page_refined_scores",
     "page_titles",
     "ranker_data",
+    "refine_data",
     "subtree_data",
     "title_data",
 ]
@@ -175,6 +184,41 @@ def page_block_scores(examples: Sequence[PageExample], contexts: Sequence[BlockC
         block_scores(ex.signals, ex.table, context, model)
         for ex, context in zip(examples, contexts, strict=True)
     ]
+
+
+def refine_data(examples: Sequence[PageExample], contexts: Sequence[BlockContext],
+                first: Sequence[np.ndarray]) -> StageData:  # fmt: skip
+    """The second look's rows: labelled blocks with the (cross-fitted) first-look scores
+    of their page around them, weighted as in :func:`block_data`."""
+    rows, targets, weights = [], [], []
+    for ex, context, scores in zip(examples, contexts, first, strict=True):
+        known = ex.labels >= 0
+        if not ex.signals.n or not known.any():
+            continue
+        features = block_features(ex.signals, ex.table, context)
+        rows.append(refine_rows(ex.signals, ex.table, features, scores)[known])
+        targets.append(ex.labels[known])
+        weights.append(_block_weights(ex.signals.words[known]) * 100.0)
+    return _stack(rows, targets, weights)
+
+
+def fit_refine(examples: Sequence[PageExample], contexts: Sequence[BlockContext],
+               first: Sequence[np.ndarray], spec: LearnerSpec) -> Predictor:  # fmt: skip
+    data = refine_data(examples, contexts, first)
+    return fit_classifier(data.x, data.y, data.weight, spec)
+
+
+def page_refined_scores(
+    examples: Sequence[PageExample], contexts: Sequence[BlockContext],
+    first: Sequence[np.ndarray], model: Predictor,
+) -> list[np.ndarray]:  # fmt: skip
+    """The second look's block scores from given first-look scores."""
+    return [
+        model.predict(refine_rows(ex.signals, ex.table,
+                                  block_features(ex.signals, ex.table, context), scores))
+        if ex.signals.n else np.zeros(0)
+        for ex, context, scores in zip(examples, contexts, first, strict=True)
+    ]  # fmt: skip
 
 
 def crossfit(

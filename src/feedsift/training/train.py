@@ -49,10 +49,12 @@ from feedsift.training.stagefit import (
     crossfit,
     fit_block,
     fit_ranker,
+    fit_refine,
     fit_subtree,
     fit_title,
     page_block_scores,
     page_contexts,
+    page_refined_scores,
     page_titles,
 )
 
@@ -171,12 +173,14 @@ def _snippets(text: str, ex: PageExample) -> SnippetCounts:
 class _Fitted:
     models: dict[str, Predictor]
     titles: list[TitleChoice]  #: cross-fitted title choices
-    contexts: list[BlockContext]  #: cross-fitted subtree findings
+    contexts: list[BlockContext]  #: cross-fitted subtree findings and page kinds
+    first: list[np.ndarray]  #: cross-fitted first-look block scores
 
 
-def _fit_stages(
+def _crossfit_contexts(
     examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
-) -> _Fitted:
+) -> tuple[list[TitleChoice], list[BlockContext]]:
+    """Cross-fitted title choices, and the block stage's context built on them."""
     say(f"{len(examples)} pages; title stage (cross-fitted)")
     titles = crossfit(examples, folds,
                       lambda idx: fit_title([examples[i] for i in idx], TITLE_SPEC),
@@ -191,29 +195,52 @@ def _fit_stages(
                                          model),
     )  # fmt: skip
     say("page kinds (cross-fitted by site)")
-    rows = _kind_rows(examples)
-    vectors = crossfit_kind_vectors(rows, site_rows)
-    contexts = [replace(c, kind_scores=v) for c, v in zip(contexts, vectors, strict=True)]
-    say("block stage")
-    models: dict[str, Predictor] = {
-        "title": fit_title(examples, TITLE_SPEC),
-        "ranker": fit_ranker(examples, titles, RANKER_SPEC),
-        "subtree": fit_subtree(examples, blocks, SUBTREE_SPEC),
-        "block": fit_block(examples, contexts, BLOCK_SPEC),
-        **fit_kinds([*(r for r in rows if r.label), *site_rows]),
-    }
-    return _Fitted(models, titles, contexts)
+    vectors = crossfit_kind_vectors(_kind_rows(examples), site_rows)
+    return titles, [replace(c, kind_scores=v) for c, v in zip(contexts, vectors, strict=True)]
 
 
-def _cv_block_f1(
-    examples: list[PageExample], contexts: list[BlockContext], folds: int
-) -> dict[str, float]:
-    scores = crossfit(
+def _first_look(examples: list[PageExample], contexts: list[BlockContext],
+                folds: int) -> list[np.ndarray]:  # fmt: skip
+    """Cross-fitted block scores of the first look: what the second look learns from."""
+    return crossfit(
         examples, folds,
         lambda idx: fit_block([examples[i] for i in idx], [contexts[i] for i in idx],
                               BLOCK_SPEC),
         lambda idx, model: page_block_scores([examples[i] for i in idx],
                                              [contexts[i] for i in idx], model),
+    )  # fmt: skip
+
+
+def _fit_stages(
+    examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
+) -> _Fitted:
+    titles, contexts = _crossfit_contexts(examples, folds, say, site_rows)
+    say("block stage's first look (cross-fitted)")
+    first = _first_look(examples, contexts, folds)
+    say("block stage")
+    rows = _kind_rows(examples)
+    models: dict[str, Predictor] = {
+        "title": fit_title(examples, TITLE_SPEC),
+        "ranker": fit_ranker(examples, titles, RANKER_SPEC),
+        "subtree": fit_subtree(examples, [t.block for t in titles], SUBTREE_SPEC),
+        "block": fit_block(examples, contexts, BLOCK_SPEC),
+        "refine": fit_refine(examples, contexts, first, BLOCK_SPEC),
+        **fit_kinds([*(r for r in rows if r.label), *site_rows]),
+    }
+    return _Fitted(models, titles, contexts, first)
+
+
+def _cv_block_f1(examples: list[PageExample], fitted: _Fitted, folds: int) -> dict[str, float]:
+    """Cross-validated F1 of the block stage as extraction runs it (first and second
+    look), at the bundle's threshold and the swept ones."""
+    contexts, first = fitted.contexts, fitted.first
+    scores = crossfit(
+        examples, folds,
+        lambda idx: fit_refine([examples[i] for i in idx], [contexts[i] for i in idx],
+                               [first[i] for i in idx], BLOCK_SPEC),
+        lambda idx, model: page_refined_scores([examples[i] for i in idx],
+                                               [contexts[i] for i in idx],
+                                               [first[i] for i in idx], model),
     )  # fmt: skip
     out = block_f1(examples, scores, BLOCK_THRESHOLD)
     for threshold in THRESHOLD_SWEEP:
@@ -275,7 +302,7 @@ def train(config: TrainConfig, progress: Progress | None = None) -> TrainReport:
     site_rows = site_kind_rows(config.sites_dir)
     fitted = _fit_stages(examples, config.folds, say, site_rows)
     kinds_cv = kind_cv_accuracy([*(r for r in _kind_rows(examples) if r.label), *site_rows])
-    cv = _cv_block_f1(examples, fitted.contexts, config.folds) if config.evaluate else {}
+    cv = _cv_block_f1(examples, fitted, config.folds) if config.evaluate else {}
     comparison = compare_learners(examples, COMPARED, SUBTREE_SPEC) if config.compare else []
     bundle = _save(examples, fitted, cv, config.output)
     holdout = []
