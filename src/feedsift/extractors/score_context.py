@@ -25,7 +25,8 @@ __all__ = ["CONTEXT_FEATURES", "SECOND_LOOK_WEIGHT", "score_context_features"]
 
 #: The second look's share of the final score. Alone (1.0) it moved held-out pages both
 #: ways (158 of 415 Dragnet pages by more than 0.005, Fundus -0.006); the mean of the two
-#: looks kept most of the gain and halved the losses (docs/model.md, "A second look").
+#: looks kept most of the gain, halved the losses and wins the train split's cross-validation
+#: too (docs/model.md, "A second look at the blocks").
 SECOND_LOOK_WEIGHT = 0.5
 
 #: Offsets of the neighbours whose first-look scores a block sees.
