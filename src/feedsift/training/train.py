@@ -177,9 +177,15 @@ class _Fitted:
     first: list[np.ndarray]  #: cross-fitted first-look block scores
 
 
+@dataclass(frozen=True, slots=True)
+class _Contexts:
+    titles: list[TitleChoice]  #: cross-fitted title choices
+    contexts: list[BlockContext]  #: the block stage's context built on them
+
+
 def _crossfit_contexts(
     examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
-) -> tuple[list[TitleChoice], list[BlockContext]]:
+) -> _Contexts:
     """Cross-fitted title choices, and the block stage's context built on them."""
     say(f"{len(examples)} pages; title stage (cross-fitted)")
     titles = crossfit(examples, folds,
@@ -196,7 +202,8 @@ def _crossfit_contexts(
     )  # fmt: skip
     say("page kinds (cross-fitted by site)")
     vectors = crossfit_kind_vectors(_kind_rows(examples), site_rows)
-    return titles, [replace(c, kind_scores=v) for c, v in zip(contexts, vectors, strict=True)]
+    kinds = [replace(c, kind_scores=v) for c, v in zip(contexts, vectors, strict=True)]
+    return _Contexts(titles, kinds)
 
 
 def _first_look(examples: list[PageExample], contexts: list[BlockContext],
@@ -214,7 +221,8 @@ def _first_look(examples: list[PageExample], contexts: list[BlockContext],
 def _fit_stages(
     examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
 ) -> _Fitted:
-    titles, contexts = _crossfit_contexts(examples, folds, say, site_rows)
+    found = _crossfit_contexts(examples, folds, say, site_rows)
+    titles, contexts = found.titles, found.contexts
     say("block stage's first look (cross-fitted)")
     first = _first_look(examples, contexts, folds)
     say("block stage")
