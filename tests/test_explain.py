@@ -157,3 +157,24 @@ def test_a_score_next_to_the_threshold_reads_with_three_decimals() -> None:
         "removed: content score 0.398 < 0.400"
     )
     assert _reason("block classifier", True, 0.9, 0.4) == "kept: content score 0.90 >= 0.40"
+
+
+def test_each_block_shows_the_first_look_beside_the_blended_score(
+    article: PageExplanation,
+) -> None:
+    """The bundled model has a second look, so a block's score is the mean of two looks
+    and the first is shown apart; without the second look the two are the same number."""
+    from feedsift.extractors.model import ModelBundle
+    from feedsift.extractors.page import LearnedPageExtractor
+
+    firsts = [b.first_score for b in article.blocks]
+    assert all(f is not None and 0.0 <= f <= 1.0 for f in firsts)
+    assert any(f != b.score for f, b in zip(firsts, article.blocks, strict=True))
+    blocks = explanation_to_dict(article)["blocks"]
+    assert isinstance(blocks, list)
+    assert all(isinstance(b, dict) and "first_score" in b for b in blocks)
+    bundle = bundled_extractor().bundle
+    older = ModelBundle(bundle.version, {k: m for k, m in bundle.models.items()
+                                         if k != "refine"}, bundle.info)  # fmt: skip
+    alone = explain_page(LearnedPageExtractor(older), parse_page(ARTICLE, URL))
+    assert all(b.first_score == b.score for b in alone.blocks)

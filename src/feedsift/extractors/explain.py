@@ -71,6 +71,9 @@ class BlockExplanation:
     score: float  #: the block classifier's content probability
     threshold: float  #: from which the classifier keeps a block
     reason: str  #: the decision in words
+    #: the classifier's first look, before the second look's blend (docs/model.md; equal
+    #: to ``score`` with a bundle that has no second look)
+    first_score: float | None = None
 
     @property
     def decision(self) -> str:
@@ -140,8 +143,9 @@ def _block(
     role = _role(decision, shown, stage, i)
     score = float(decision.scores[i])
     reason = _reason(stage, kept, score, threshold)
+    first = None if trace.first_look is None else float(trace.first_look[i])
     return BlockExplanation(i, block.text, block.tag, block.dom_path(), kept, role, stage,
-                            score, threshold, reason)  # fmt: skip
+                            score, threshold, reason, first)  # fmt: skip
 
 
 def _decided_stage(trace: BlockTrace, content: np.ndarray, i: int) -> DecisionStage:

@@ -52,7 +52,7 @@ from feedsift.extractors.product import specification_blocks
 from feedsift.extractors.repeats import repeat_candidates, repeated_blocks
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals
-from feedsift.extractors.stages import block_scores, choose_title, score_subtrees
+from feedsift.extractors.stages import block_looks, choose_title, score_subtrees
 from feedsift.extractors.thread import Thread, find_thread
 from feedsift.extractors.title_ranker import RankerPage, choose_title_text, visible_titles
 from feedsift.extractors.token_classes import TokenClassCache
@@ -124,6 +124,8 @@ class BlockTrace:
     #: is off, the layout has no visual segments, or a post-end phrase follows the title;
     #: see ``drop_after_visual_end``)
     visual_end: np.ndarray | None = None
+    #: the block classifier's first look (its score before the second look's blend)
+    first_look: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +211,8 @@ class LearnedPageExtractor:
                                  self._subtree)  # fmt: skip
         body = chunked_body(page.view.subtrees, table, signals.roles.own, context.best_subtree)
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
-        scores = block_scores(signals, table, context, self._block, self._refine)
+        looks = block_looks(signals, table, context, self._block, self._refine)
+        scores = looks.final
         classified = scores >= self.threshold
         repeated = classified | _repeated(page, analysis, scores, body, classified)
         navigated = repeated & ~navigation_blocks(analysis.subtree_tags, table, signals.owner)
@@ -224,7 +227,8 @@ class LearnedPageExtractor:
         content = tidied.copy()
         if _page_kind(guess, listed=False) is PageKind.ARTICLE:
             content &= ~comment_list_blocks(page.view, signals)  # comments are a field
-        trace = BlockTrace(classified, repeated, navigated, untitled, tidied, shown, ended)
+        trace = BlockTrace(classified, repeated, navigated, untitled, tidied, shown, ended,
+                           looks.first)  # fmt: skip
         return BlockDecision(analysis, title.block, title.score, context.best_subtree, scores,
                              content, _Kinds(guess, teasers), trace)  # fmt: skip
 

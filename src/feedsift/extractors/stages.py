@@ -28,7 +28,9 @@ from feedsift.extractors.titles import TitleCandidates
 
 __all__ = [
     "TITLE_MIN_SCORE",
+    "BlockLooks",
     "TitleChoice",
+    "block_looks",
     "block_scores",
     "choose_title",
     "refine_rows",
@@ -73,21 +75,36 @@ def score_subtrees(
     return BlockContext(title, scores, best)
 
 
+@dataclass(frozen=True, slots=True)
+class BlockLooks:
+    """Per block, the first look's content probability and the final one."""
+
+    first: np.ndarray
+    final: np.ndarray  #: the first look's blended with the second's (the first without it)
+
+
+def block_looks(
+    signals: PageSignals, table: SubtreeTable, context: BlockContext, model: Predictor,
+    refine: Predictor | None = None,
+) -> BlockLooks:
+    """Content probability of every block: the first look's, blended with the second
+    look's when ``refine`` (its model) is given."""
+    if signals.n == 0:
+        return BlockLooks(np.zeros(0), np.zeros(0))
+    features = block_features(signals, table, context)
+    scores = model.predict(features)
+    if refine is None:
+        return BlockLooks(scores, scores)
+    second = refine.predict(refine_rows(signals, table, features, scores))
+    return BlockLooks(scores, (1.0 - SECOND_LOOK_WEIGHT) * scores + SECOND_LOOK_WEIGHT * second)
+
+
 def block_scores(
     signals: PageSignals, table: SubtreeTable, context: BlockContext, model: Predictor,
     refine: Predictor | None = None,
 ) -> np.ndarray:
-    """Content probability of every block: the first look's, blended with the second
-    look's when ``refine`` (its model) is given."""
-    if signals.n == 0:
-        return np.zeros(0)
-    features = block_features(signals, table, context)
-    scores = model.predict(features)
-    if refine is None:
-        return scores
-    second = refine.predict(refine_rows(signals, table, features, scores))
-    blended: np.ndarray = (1.0 - SECOND_LOOK_WEIGHT) * scores + SECOND_LOOK_WEIGHT * second
-    return blended
+    """The final content probability of every block (see :func:`block_looks`)."""
+    return block_looks(signals, table, context, model, refine).final
 
 
 def refine_rows(signals: PageSignals, table: SubtreeTable, features: np.ndarray,
