@@ -21,7 +21,9 @@ def pack_state(learner: str, schema: int, state: dict[str, Any]) -> bytes:
     """``state`` (JSON-safe) compressed, with the learner's name and schema version."""
     payload = json.dumps({"learner": learner, "schema": schema, "state": state},
                          separators=(",", ":"))  # fmt: skip
-    return gzip.compress(payload.encode("utf-8"), compresslevel=6)
+    # mtime=0: gzip's header would carry the second of writing, so the same state saved
+    # a second apart would differ by four bytes (and the learner's stored state with it)
+    return gzip.compress(payload.encode("utf-8"), compresslevel=6, mtime=0)
 
 
 def unpack_state(learner: str, schema: int, data: bytes) -> dict[str, Any]:

@@ -227,7 +227,8 @@ class SiteModels:
             "checks": learners.combiner.get_state(),
             "template_key": learners.template_key,
         }
-        data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6)
+        data = gzip.compress(json.dumps(payload, separators=(",", ":")).encode(), compresslevel=6,
+                             mtime=0)  # the same state, the same bytes (see saved_state)
         return SavedSite(site, data, learners.documents, learners.last_document)
 
     def restore_site(self, saved: SavedSite) -> None:
