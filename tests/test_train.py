@@ -118,3 +118,35 @@ def test_leave_one_dataset_out_benches_each_set_with_a_model_that_never_saw_it(
     assert [(r.dataset, r.pages, r.measure) for r in rows] == [
         ("north", 4, "LCS F1"), ("south", 4, "LCS F1")]  # fmt: skip
     assert all(r.feedsift > 0.5 for r in rows)
+
+
+def test_the_cross_validated_scores_are_the_ones_extraction_computes(
+    trained: tuple[Path, Path], tmp_path: Path,
+) -> None:
+    """`--evaluate`'s block CV scores a page as extraction does: the two looks blended,
+    not the second look alone."""
+    from feedsift.extractors.features import block_features
+    from feedsift.extractors.stages import block_looks, refine_rows
+    from feedsift.training.stagefit import (
+        page_block_scores,
+        page_contexts,
+        page_refined_scores,
+        page_titles,
+    )
+    from feedsift.training.train import load_examples
+
+    _two_split_dataset(tmp_path / "east", 3)
+    examples = load_examples(tmp_path, "test", jobs=1)
+    bundle = load_bundle(trained[0])
+    block, refine = bundle.get("block"), bundle.get("refine")
+    titles = page_titles(examples, bundle.get("title"))
+    contexts = page_contexts(examples, [t.block for t in titles], bundle.get("subtree"))
+    first = page_block_scores(examples, contexts, block)
+    scored = page_refined_scores(examples, contexts, first, refine)
+    assert len(scored) == len(examples) == 4
+    for ex, context, scores in zip(examples, contexts, scored, strict=True):
+        looks = block_looks(ex.signals, ex.table, context, block, refine)
+        np.testing.assert_array_equal(scores, looks.final)
+        features = block_features(ex.signals, ex.table, context)
+        alone = refine.predict(refine_rows(ex.signals, ex.table, features, looks.first))
+        assert not np.array_equal(scores, alone)

@@ -35,6 +35,7 @@ __all__ = [
     "choose_title",
     "refine_rows",
     "score_subtrees",
+    "second_look",
 ]
 
 #: A title candidate is accepted as the title block from this score on.
@@ -95,8 +96,16 @@ def block_looks(
     scores = model.predict(features)
     if refine is None:
         return BlockLooks(scores, scores)
-    second = refine.predict(refine_rows(signals, table, features, scores))
-    return BlockLooks(scores, (1.0 - SECOND_LOOK_WEIGHT) * scores + SECOND_LOOK_WEIGHT * second)
+    return BlockLooks(scores, second_look(signals, table, features, scores, refine))
+
+
+def second_look(signals: PageSignals, table: SubtreeTable, features: np.ndarray,
+                first: np.ndarray, refine: Predictor) -> np.ndarray:  # fmt: skip
+    """The final scores of a page's blocks: the first look's (``first``, from the block
+    ``features``) blended with the second look's (``refine``, the second look's model)."""
+    second = refine.predict(refine_rows(signals, table, features, first))
+    blended: np.ndarray = (1.0 - SECOND_LOOK_WEIGHT) * first + SECOND_LOOK_WEIGHT * second
+    return blended
 
 
 def block_scores(

@@ -22,6 +22,7 @@ from feedsift.extractors.stages import (
     choose_title,
     refine_rows,
     score_subtrees,
+    second_look,
 )
 from feedsift.extractors.subtrees import candidate_f1, subtree_candidates
 from feedsift.extractors.title_ranker import (
@@ -212,10 +213,11 @@ def page_refined_scores(
     examples: Sequence[PageExample], contexts: Sequence[BlockContext],
     first: Sequence[np.ndarray], model: Predictor,
 ) -> list[np.ndarray]:  # fmt: skip
-    """The second look's block scores from given first-look scores."""
+    """The final block scores (both looks, as extraction blends them) from given first-look
+    scores and the second look's ``model``."""
     return [
-        model.predict(refine_rows(ex.signals, ex.table,
-                                  block_features(ex.signals, ex.table, context), scores))
+        second_look(ex.signals, ex.table, block_features(ex.signals, ex.table, context),
+                    scores, model)
         if ex.signals.n else np.zeros(0)
         for ex, context, scores in zip(examples, contexts, first, strict=True)
     ]  # fmt: skip
