@@ -52,3 +52,16 @@ def test_invisible_characters_anywhere_do_not_change_the_tokens(
     broken += text[cuts[-1] if cuts else 0 :]
     assert tokenize_lower(broken) == tokenize_lower(text)
     assert without_invisible(broken) == text
+
+
+def test_control_characters_become_spaces_and_do_not_crash_the_cleaning() -> None:
+    """A stray vertical tab after a hidden element crashed the cleaning (lxml refuses text
+    with control characters); each one is a space, so the words beside it stay apart."""
+    html = ("<html><body><article><p>The keepers wrote the time the lamp was lit, every "
+            "night.</p><div hidden>Subscribe</div>\x0b<noscript>Enable it.</noscript>"
+            "<p>Fog\x0cmeant the bell and\x01the bell meant\x00no sleep.</p>"
+            "</article></body></html>")  # fmt: skip
+    assert without_invisible("a\x0bb\x0cc\x1fd\ufffee\tf\ng") == "a b c d e\tf\ng"
+    text = feedsift.extract(html).text
+    assert "Fog meant the bell and the bell meant no sleep." in text
+    assert "Subscribe" not in text

@@ -29,13 +29,22 @@ _REFERENCES = re.compile(
 )
 
 
+#: Control characters (C0 but tab, line feed and carriage return) and the two noncharacters
+#: U+FFFE/U+FFFF: no reader sees them, and lxml refuses any string holding one, so a page
+#: with a stray vertical tab crashed wherever the cleaning joins two texts. They become a
+#: space: a form feed or vertical tab between two words still parts them.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def without_invisible(markup: str) -> str:
-    """``markup`` without its invisible characters and their references (a scan in C for
-    each character, and the references replaced only once one is found: most pages have
-    none)."""
+    """``markup`` without its invisible characters and their references, and with a space
+    for each control character (a scan in C for each kind, and a replacement only once one
+    is found: most pages have none)."""
     if _REFERENCES.search(markup) is not None:
         markup = _REFERENCES.sub("", markup)
     for character in INVISIBLE_CHARACTERS:
         if character in markup:
             markup = markup.replace(character, "")
+    if _CONTROLS.search(markup) is not None:
+        markup = _CONTROLS.sub(" ", markup)
     return markup
