@@ -468,3 +468,15 @@ def test_full_content_against_site_json(real_feeds: RealFeeds) -> None:
         if feed.full_content != site["feed_has_full_content"]
     }
     assert disagreements == FULL_CONTENT_DISAGREEMENTS
+
+
+def test_a_namespace_uri_with_a_no_break_space_is_a_feed_error_not_a_crash() -> None:
+    """feedparser's strict parser splits a namespaced name on any whitespace and raised
+    ValueError on this feed; the user gets a FeedError with a one-line reason."""
+    body = ('<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" '
+            'xmlns:content="http://purl.org/rss/1.0/modules/c\u00a0ntent/"><channel>'
+            "<title>Notes</title><item><title>One</title><link>https://a.example/1</link>"
+            "<content:encoded>x</content:encoded></item></channel></rss>").encode()  # fmt: skip
+    with pytest.raises(FeedError, match="could not be read") as caught:
+        parse_feed(body, "https://a.example/feed.xml")
+    assert "\n" not in str(caught.value)

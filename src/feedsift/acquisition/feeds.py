@@ -267,20 +267,30 @@ def _possible_references(utf8: bytes) -> bytes:
     return _CHAR_REFERENCE.sub(fix, utf8)
 
 
+def _feedparser_result(utf8: bytes, url: str) -> Any:
+    """feedparser's reading of the feed; FeedError where feedparser itself breaks (its
+    strict parser splits a namespaced name on any whitespace, so a namespace URI holding a
+    no-break space raised ValueError out of the SAX handler)."""
+    try:
+        return feedparser.parse(
+            io.BytesIO(utf8),
+            response_headers={
+                "content-type": "application/xml; charset=utf-8",
+                "content-location": url,
+            },
+            sanitize_html=True,
+            resolve_relative_uris=True,
+        )
+    except ValueError as exc:
+        raise FeedError(f"the feed's XML could not be read ({exc})") from exc
+
+
 def _parse_xml_feed(body: bytes, url: str, content_type: str | None) -> ParsedFeed:
     decoded = _decode_xml(body, content_type)
     utf8 = _possible_references(decoded.utf8)
     text = utf8.decode("utf-8", "replace")
     _refuse_unsafe_xml(text)
-    result = feedparser.parse(
-        io.BytesIO(utf8),
-        response_headers={
-            "content-type": "application/xml; charset=utf-8",
-            "content-location": url,
-        },
-        sanitize_html=True,
-        resolve_relative_uris=True,
-    )
+    result = _feedparser_result(utf8, url)
     feed_format = _checked_format(result, text, decoded.line_shift)
     feed = dict(result.feed)
     entries = tuple(_feedparser_entry(dict(raw), url, feed_format) for raw in result.entries)
