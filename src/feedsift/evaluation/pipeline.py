@@ -36,12 +36,19 @@ from feedsift.crawl.session import SessionSettings, run_session
 from feedsift.crawl.templating import TemplateOptions
 from feedsift.dedup.site import site_of
 from feedsift.errors import DatasetError, FeedsiftError
+from feedsift.evaluation.bench import DEFAULT_TURN
 from feedsift.evaluation.peers import FeedsiftPeer, Peer, PeerInput, TrafilaturaPeer
 from feedsift.evaluation.report import format_table
 from feedsift.parsing.charset import decode_html
 from feedsift.storage import Store
 
-__all__ = ["PipelineOptions", "PipelineResult", "render_pipeline", "run_pipeline_bench"]
+__all__ = [
+    "PipelineOptions",
+    "PipelineResult",
+    "extraction_rates",
+    "render_pipeline",
+    "run_pipeline_bench",
+]
 
 #: Loopback and our own server: no delay, several requests at once per host.
 BENCH_POLICY = FetchPolicy(min_delay=0.0, per_host=8, retries=0, allow_private=True)
@@ -100,7 +107,7 @@ def run_pipeline_bench(
     return PipelineResult(
         source, len(feeds), counts.pages_stored, counts.articles,
         counts.bytes_fetched / 1e6, wall, cpu, workers, served, _busy(counts), fetch_wall,
-        _rates(pages),
+        extraction_rates(pages, [FeedsiftPeer(), TrafilaturaPeer()]),
     )  # fmt: skip
 
 
@@ -195,11 +202,23 @@ def _busy(counts: CrawlCounts) -> dict[str, float]:
     return {"feeds": t.feeds, "fetch": t.fetch, "store": t.store, "extract": t.extract}
 
 
-def _rates(pages: list[tuple[str, bytes]]) -> dict[str, float]:
-    """Documents a second, one core, in this process: feedsift and trafilatura."""
+def extraction_rates(pages: list[tuple[str, bytes]], candidates: list[Peer]) -> dict[str, float]:
+    """Documents a second, one core, in this process, of each available peer on ``pages``
+    (URL, body). The peers take turns over runs of
+    :data:`~feedsift.evaluation.bench.DEFAULT_TURN` pages, as in ``feedsift bench``: one
+    peer's whole run after the other's met different loads of a shared machine (feedsift
+    once measured slower than trafilatura there, 1.5 times faster taking turns)."""
     inputs = [PeerInput(body, _decoded(body), url) for url, body in pages]
-    peers: list[Peer] = [FeedsiftPeer(), TrafilaturaPeer()]
-    return {peer.name: _rate(peer, inputs) for peer in peers if peer.available()}
+    peers = [peer for peer in candidates if peer.available()]
+    seconds = dict.fromkeys((peer.name for peer in peers), 0.0)
+    for peer in peers:
+        peer.warm_up()
+    for number, start in enumerate(range(0, len(inputs), DEFAULT_TURN)):
+        run = inputs[start : start + DEFAULT_TURN]
+        first = number % max(1, len(peers))
+        for peer in [*peers[first:], *peers[:first]]:
+            seconds[peer.name] += _timed(peer, run)
+    return {name: len(inputs) / spent if spent else 0.0 for name, spent in seconds.items()}
 
 
 def _decoded(body: bytes) -> str:
@@ -209,16 +228,15 @@ def _decoded(body: bytes) -> str:
         return ""
 
 
-def _rate(peer: Peer, inputs: list[PeerInput]) -> float:
-    peer.warm_up()
+def _timed(peer: Peer, inputs: list[PeerInput]) -> float:
+    """Seconds ``peer`` takes over ``inputs`` (a page it fails on counts its time)."""
     started = time.perf_counter()
     for page in inputs:
         try:
             peer.run(page)
         except Exception:
             continue
-    seconds = time.perf_counter() - started
-    return len(inputs) / seconds if seconds else 0.0
+    return time.perf_counter() - started
 
 
 def render_pipeline(result: PipelineResult) -> str:
