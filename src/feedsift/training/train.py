@@ -184,9 +184,11 @@ class _Contexts:
 
 
 def _crossfit_contexts(
-    examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
-) -> _Contexts:
-    """Cross-fitted title choices, and the block stage's context built on them."""
+    examples: list[PageExample], folds: int, say: Progress, kind_rows: Sequence[KindRow],
+    site_rows: Sequence[KindRow],
+) -> _Contexts:  # fmt: skip
+    """Cross-fitted title choices, and the block stage's context built on them (with the
+    page kinds, cross-fitted from ``kind_rows``, the examples' own, and ``site_rows``)."""
     say(f"{len(examples)} pages; title stage (cross-fitted)")
     titles = crossfit(examples, folds,
                       lambda idx: fit_title([examples[i] for i in idx], TITLE_SPEC),
@@ -201,7 +203,7 @@ def _crossfit_contexts(
                                          model),
     )  # fmt: skip
     say("page kinds (cross-fitted by site)")
-    vectors = crossfit_kind_vectors(_kind_rows(examples), site_rows)
+    vectors = crossfit_kind_vectors(kind_rows, site_rows)
     kinds = [replace(c, kind_scores=v) for c, v in zip(contexts, vectors, strict=True)]
     return _Contexts(titles, kinds)
 
@@ -221,12 +223,12 @@ def _first_look(examples: list[PageExample], contexts: list[BlockContext],
 def _fit_stages(
     examples: list[PageExample], folds: int, say: Progress, site_rows: Sequence[KindRow]
 ) -> _Fitted:
-    found = _crossfit_contexts(examples, folds, say, site_rows)
+    rows = _kind_rows(examples)
+    found = _crossfit_contexts(examples, folds, say, rows, site_rows)
     titles, contexts = found.titles, found.contexts
     say("block stage's first look (cross-fitted)")
     first = _first_look(examples, contexts, folds)
     say("block stage")
-    rows = _kind_rows(examples)
     models: dict[str, Predictor] = {
         "title": fit_title(examples, TITLE_SPEC),
         "ranker": fit_ranker(examples, titles, RANKER_SPEC),
