@@ -34,6 +34,11 @@ OWNER_TAGS: tuple[tuple[str, ...], ...] = (
 )  # fmt: skip
 _TAG_GROUP = {tag: i for i, group in enumerate(OWNER_TAGS) for tag in group}
 
+#: Words a CJK character (or Hangul syllable) counts for in the word signals: the tokenizer
+#: makes each one a token, but a word of Chinese or Japanese averages about two characters
+#: (and a Korean word two to three syllables), so a 40-character linked headline is not prose.
+CJK_WORD_WEIGHT = 0.5
+
 #: Longest block (in words) that can be a post-end marker such as "Leave a comment".
 MARKER_MAX_WORDS = 6
 
@@ -88,6 +93,14 @@ def _text_matrix(blocks: Sequence[TextBlock], cache: TokenClassCache | None) -> 
     return np.hstack([token_shares(blocks, cache), endings])
 
 
+def _word_weights(tokens: np.ndarray, text: np.ndarray) -> np.ndarray:
+    """Each block's tokens with its CJK characters counted at :data:`CJK_WORD_WEIGHT`."""
+    if not len(tokens):
+        return tokens
+    cjk = text[:, TEXT_COLUMNS.index("cjk_share")]
+    return tokens * (1.0 - cjk * (1.0 - CJK_WORD_WEIGHT))
+
+
 def is_marker(text: str, n_words: int) -> bool:
     """Whether a short block is a post-end phrase ("Comments (3)", "Leave a Reply")."""
     if n_words > MARKER_MAX_WORDS:
@@ -111,11 +124,12 @@ def page_signals(
     other = len(OWNER_TAGS)
     owner = np.array(owners, dtype=np.int64)
     depths = np.array([sub.depth for sub in view.subtrees], dtype=np.float64)
+    text = _text_matrix(blocks, token_classes)
     return PageSignals(
-        words=np.array(words, dtype=np.float64),
+        words=_word_weights(np.array(words, dtype=np.float64), text),
         link=np.array(share, dtype=np.float64),
         punct=np.array(punct, dtype=np.float64),
-        text=_text_matrix(blocks, token_classes),
+        text=text,
         tag_group=np.array([_TAG_GROUP.get(tag, other) for tag in tags], dtype=np.int64),
         depth=depths[owner],
         line_break=np.array([kind == "line" for kind in boundary], dtype=np.float64),
