@@ -12,10 +12,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from feedsift.extractors.vocabulary import CLASS_VOCABULARY, TAG_ROLES, Role
-from feedsift.parsing.blocks import BlockView
+from feedsift.extractors.vocabulary import (
+    CLASS_VOCABULARY,
+    COMMENT_HEADING,
+    COMMENT_HEADING_NAMES,
+    COMMENT_HEADING_TAGS,
+    TAG_ROLES,
+    Role,
+)
+from feedsift.parsing.blocks import BlockView, Subtree
 
-__all__ = ["ClassRoleCache", "RoleMasks", "class_roles", "role_bits", "role_masks"]
+__all__ = ["ClassRoleCache", "RoleMasks", "class_roles", "opens_comments", "role_bits", "role_masks"]
 
 #: Between a lower-case and an upper-case letter (a camelCase word boundary): matched empty,
 #: so ``sub`` inserts a literal space instead of expanding a group template per match.
@@ -101,6 +108,9 @@ def role_masks(view: BlockView, cache: ClassRoleCache | None = None) -> RoleMask
     masks = (cache or ClassRoleCache()).masks(keys)
     own = [bits | tag_bits(sub.tag, 0) for bits, sub in zip(masks, subtrees, strict=True)]
     parents = [sub.parent for sub in subtrees]
+    for heading in [sub for sub in subtrees if sub.tag in COMMENT_HEADING_TAGS]:
+        if opens_comments(view, heading):
+            _mark_following(subtrees, heading, own)
     inherited = own.copy()
     for child, parent in enumerate(parents):
         if parent >= 0:
@@ -108,6 +118,31 @@ def role_masks(view: BlockView, cache: ClassRoleCache | None = None) -> RoleMask
     own_masks = np.array(own, dtype=np.int64)
     return RoleMasks(own_masks, np.array(inherited, dtype=np.int64),
                      _near(own_masks, np.array(parents, dtype=np.int64)))  # fmt: skip
+
+
+def opens_comments(view: BlockView, heading: Subtree) -> bool:
+    """Whether a heading opens the page's comments: by its text (:data:`COMMENT_HEADING`)
+    or its id or class words (:data:`COMMENT_HEADING_NAMES`)."""
+    element = heading.element
+    names = {element.get("id") or "", *(element.get("class") or "").split()}
+    if names & COMMENT_HEADING_NAMES:
+        return True
+    text = " ".join(b.text for b in view.blocks[heading.first_block : heading.last_block + 1])
+    return COMMENT_HEADING.match(text) is not None
+
+
+def _mark_following(subtrees: tuple[Subtree, ...], heading: Subtree, own: list[int]) -> None:
+    """Give the comment role to the subtrees after ``heading`` under the same parent: themes
+    that write ``<h2 id="comments">Comments</h2>`` and then each comment as a bare sibling
+    (Movable Type, TypePad, older Blogger) mark no element around the comments."""
+    bit = 1 << Role.COMMENT
+    for sub in subtrees[heading.index + 1 :]:
+        if sub.first_block <= heading.last_block:
+            continue  # inside the heading
+        if sub.parent < heading.parent:
+            break  # past the heading's parent (subtrees are in document order)
+        if sub.parent == heading.parent:
+            own[sub.index] |= bit
 
 
 def _near(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
