@@ -232,3 +232,35 @@ def test_only_an_element_named_a_list_of_comments_holds_one_without_class_words(
         mask = comment_list_blocks(page.view, signals)
         texts = [b.text for b, kept in zip(page.view.blocks, mask, strict=True) if kept]
         assert any("combinatorics course" in t for t in texts) is listed
+
+
+#: Movable Type (dragnet pages R187, T2): a heading "Comments" and then each comment as a
+#: bare sibling, its text in ``div#c<n>`` and its byline after it, no element around them.
+MOVABLE_TYPE = (
+    "<html><head><title>Binomial coefficient trick</title></head><body>"
+    '<div id="header"><a href="/">The Endeavour</a></div>'
+    f'<div class="content"><h1>Binomial coefficient trick</h1>{BODY}'
+    '<p class="posted">Posted by John at September 10, 2012 9:01 AM</p>'
+    '<h2 id="comments">Comments</h2>'
+    + "".join(
+        f'<div id="c{n}"><p>{_LONG.format(n=n)}</p></div>'
+        f'<p class="posted">Posted by: Reader {n} at September 10, 2012 11:4{n} AM</p>'
+        for n in READERS
+    )
+    + "</div></body></html>"
+)
+
+
+def test_comments_after_a_comments_heading_are_no_body() -> None:
+    text = feedsift.extract(MOVABLE_TYPE).text
+    assert "Paragraph 8 of the post" in text
+    assert "combinatorics course" not in text and "Reader 3" not in text
+
+
+def test_a_heading_that_only_starts_with_comment_opens_no_comments() -> None:
+    # French "Comment ..." (how) is a headline, not the comments: the text after it stays.
+    html = MOVABLE_TYPE.replace("<h2 id=\"comments\">Comments</h2>",
+                                "<h2>Comment les lecteurs ont répondu</h2>")  # fmt: skip
+    page = parse_page(html)
+    signals = bundled_extractor().decide(page).analysis.signals
+    assert not comment_list_blocks(page.view, signals).any()

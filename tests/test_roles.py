@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from feedsift.extractors.roles import class_roles, role_masks
 from feedsift.extractors.vocabulary import Role
 from feedsift.parsing.blocks import text_blocks
@@ -61,3 +63,30 @@ def test_near_and_inherited_masks_follow_parent_and_grandparent() -> None:
         inherited = own[sub.index] | (int(masks.inherited[parent]) if parent >= 0 else 0)
         assert int(masks.near[sub.index]) == near
         assert int(masks.inherited[sub.index]) == inherited
+
+
+def _comment_marked(html: str) -> list[str]:
+    view = text_blocks(clean_dom(parse_html(html)))
+    inherited = role_masks(view).inherited
+    return [b.text for b in view.blocks if Role.COMMENT in _roles(int(inherited[b.subtree]))]
+
+
+@pytest.mark.parametrize("heading", [
+    "<h2>Comments</h2>", "<h3>12 Comments</h3>", "<h2>Comments (3)</h2>",
+    "<h3>One response to “A post”</h3>", "<h4>Kommentare</h4>", "<h2 id='comments'>Talk</h2>",
+])  # fmt: skip
+def test_a_heading_that_opens_the_comments_marks_its_following_siblings(heading: str) -> None:
+    html = (f"<body><div><p>The post before</p>{heading}<div><p>First reader</p></div>"
+            "<p class='posted'>Posted by: Ann</p></div><p>Footer after</p></body>")  # fmt: skip
+    marked = _comment_marked(html)  # the heading itself too when its id says so
+    assert marked[-2:] == ["First reader", "Posted by: Ann"] and len(marked) <= 3
+    assert "The post before" not in marked and "Footer after" not in marked
+
+
+@pytest.mark.parametrize("heading", [
+    "<h2>Comment les pêcheurs réagissent</h2>", "<h2>Response</h2>", "<h1>Comments</h1>",
+    "<h2>Comments on the budget, by the minister</h2>",
+])  # fmt: skip
+def test_a_heading_that_only_mentions_comments_marks_nothing(heading: str) -> None:
+    html = f"<body><div>{heading}<p>Text after it</p></div></body>"
+    assert _comment_marked(html) == []
