@@ -22,7 +22,14 @@ from feedsift.extractors.vocabulary import (
 )
 from feedsift.parsing.blocks import BlockView, Subtree
 
-__all__ = ["ClassRoleCache", "RoleMasks", "class_roles", "opens_comments", "role_bits", "role_masks"]
+__all__ = [
+    "ClassRoleCache",
+    "RoleMasks",
+    "class_roles",
+    "opens_comments",
+    "role_bits",
+    "role_masks",
+]
 
 #: Between a lower-case and an upper-case letter (a camelCase word boundary): matched empty,
 #: so ``sub`` inserts a literal space instead of expanding a group template per match.

@@ -11,10 +11,10 @@ import re
 from enum import IntEnum
 
 __all__ = [
+    "CLASS_VOCABULARY",
     "COMMENT_HEADING",
     "COMMENT_HEADING_NAMES",
     "COMMENT_HEADING_TAGS",
-    "CLASS_VOCABULARY",
     "POST_END_PHRASES",
     "STOPWORDS",
     "TAG_ROLES",
@@ -123,13 +123,11 @@ TAG_ROLES: dict[str, Role] = {
     "time": Role.META,
 }
 
-#: Short texts that follow the end of a post (title-finding paper, section 4.2: "Comments",
-#: "Post by", "Next page"), in the languages of the benchmark and blog data.
 #: The text of a heading that opens a page's comments: counted ("12 Comments", "One
 #: response to ...", "3 thoughts on ...") or a plural alone ("Comments", "Comments (3)",
 #: "Kommentare"), so a French headline "Comment ..." or a documentation section "Response"
-#: is none. In the gold sets' train pages, 0.04% of the words after such a heading are
-#: body text, CleanEval (which keeps comments) aside.
+#: is none. In the gold sets' train pages 44 of the 280,700 words after such a heading
+#: are body text (CleanEval aside, whose gold keeps comments).
 COMMENT_HEADING = re.compile(
     r"^\W*(?:(?:\d+|no|one|two|three)\s+(?:comments?|responses?|replies|reply|thoughts?"
     r"|kommentare?|commentaires?|comentarios?)\b"
@@ -145,6 +143,8 @@ COMMENT_HEADING_NAMES = frozenset({
 #: Tags of such headings (an ``<h1>`` is the page's own title).
 COMMENT_HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 
+#: Short texts that follow the end of a post (title-finding paper, section 4.2: "Comments",
+#: "Post by", "Next page"), in the languages of the benchmark and blog data.
 POST_END_PHRASES: frozenset[str] = frozenset(
     [
         # English
