@@ -5,7 +5,8 @@ The block classifier is trained on gold sets that disagree about bylines (Dragne
 its users expect: authors and dates are fields of their own. A byline is a short kept
 block before the first paragraph of prose that reads like one: starting with "By"/"Von"/
 "Par" ..., or marked as meta/byline/date by its own class and not a sentence, or a short
-line carrying a date. Ad labels and
+line carrying a date; after the first paragraph only a line that opens like a byline and
+carries a date (a byline printed below the standfirst). Ad labels and
 "Read more" links left inside the body go too.
 """
 
@@ -71,6 +72,14 @@ def _is_byline(text: str, words: float, own_role: int) -> bool:
     return words <= DATED_LINE_MAX_WORDS and bool(DATE_TEXT.search(text))
 
 
+def _is_dated_byline(text: str, words: float) -> bool:
+    """A byline anywhere in the body: opens like one, carries a date, is no sentence ("By
+    Ann Lee, Reporter 14 May 2024, 7.30am" after a standfirst)."""
+    if words > BYLINE_MAX_WORDS or text.rstrip().endswith(_SENTENCE_END):
+        return False
+    return bool(BYLINE_START.match(text)) and bool(DATE_TEXT.search(text))
+
+
 def tidy_body(texts: Sequence[str], signals: PageSignals, kept: np.ndarray) -> np.ndarray:
     """``kept`` without head-of-body bylines and stray labels (a new mask); ``texts`` are
     the blocks' texts."""
@@ -84,7 +93,7 @@ def tidy_body(texts: Sequence[str], signals: PageSignals, kept: np.ndarray) -> n
         if marker[i] or _is_noise(text, words[i]):
             tidy[i] = False
             continue
-        if in_head and _is_byline(text, words[i], own[i]):
+        if (in_head and _is_byline(text, words[i], own[i])) or _is_dated_byline(text, words[i]):
             tidy[i] = False
         elif words[i] >= PROSE_MIN_WORDS:
             in_head = False
