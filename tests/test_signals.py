@@ -8,7 +8,7 @@ from feedsift.api import bundled_extractor
 from feedsift.extractors.signals import CJK_WORD_WEIGHT
 from feedsift.parsing.page import parse_page
 
-#: Forty CJK characters: a typical Japanese headline in a list of related links.
+#: 37 CJK characters: a typical Japanese headline in a list of related links.
 HEADLINE = "石破内閣が長続きするこれだけの理由と日本の政治の行方を読む記事の見出しです"
 
 
