@@ -17,6 +17,8 @@ from feedsift.extractors.explain import (
     explanation_text,
     explanation_to_dict,
 )
+from feedsift.extractors.model import ModelBundle
+from feedsift.extractors.page import DEFAULT_ARTICLE_BLOCK_THRESHOLD, LearnedPageExtractor
 from feedsift.parsing.page import parse_page
 from feedsift.records import PageKind
 
@@ -131,7 +133,9 @@ def test_the_trace_records_each_step_and_leaves_the_decision_alone() -> None:
     decision = bundled_extractor().decide(page)
     trace = decision.trace
     assert trace is not None
-    assert np.array_equal(trace.classified, decision.scores >= bundled_extractor().threshold)
+    extractor = bundled_extractor()
+    assert trace.threshold == extractor.threshold_for(decision.kinds.guess)
+    assert np.array_equal(trace.classified, decision.scores >= trace.threshold)
     assert not (trace.untitled & ~trace.classified).any()  # each step only removes
     assert not (trace.tidied & ~trace.untitled).any()
     assert not (decision.content & ~trace.tidied).any()
@@ -164,8 +168,6 @@ def test_each_block_shows_the_first_look_beside_the_blended_score(
 ) -> None:
     """The bundled model has a second look, so a block's score is the mean of two looks
     and the first is shown apart; without the second look the two are the same number."""
-    from feedsift.extractors.model import ModelBundle
-    from feedsift.extractors.page import LearnedPageExtractor
 
     firsts = [b.first_score for b in article.blocks]
     assert all(f is not None and 0.0 <= f <= 1.0 for f in firsts)
@@ -178,3 +180,22 @@ def test_each_block_shows_the_first_look_beside_the_blended_score(
                                          if k != "refine"}, bundle.info)  # fmt: skip
     alone = explain_page(LearnedPageExtractor(older), parse_page(ARTICLE, URL))
     assert all(b.first_score == b.score for b in alone.blocks)
+
+
+def test_an_article_is_held_to_the_article_threshold_and_a_forum_to_the_other() -> None:
+    article = explain_page(bundled_extractor(), parse_page(ARTICLE, URL))
+    assert article.kind == "article"
+    assert article.threshold == bundled_extractor().article_threshold
+    forum = explain_page(bundled_extractor(), parse_page(FORUM.read_bytes(), FORUM_URL))
+    assert forum.kind == "forum"
+    assert forum.threshold == bundled_extractor().threshold < article.threshold
+
+
+def test_the_bundle_sets_both_thresholds_and_an_older_one_gets_the_defaults() -> None:
+    bundle = bundled_extractor().bundle
+    assert bundled_extractor().threshold == bundle.info["block_threshold"] == 0.4
+    assert bundled_extractor().article_threshold == bundle.info["article_block_threshold"]
+    older = ModelBundle(bundle.version, bundle.models, {"block_threshold": 0.3})
+    extractor = LearnedPageExtractor(older)
+    assert extractor.threshold == 0.3
+    assert extractor.article_threshold == DEFAULT_ARTICLE_BLOCK_THRESHOLD

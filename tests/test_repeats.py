@@ -105,7 +105,7 @@ def test_explain_names_the_entries_that_joined_a_kept_one() -> None:
     scores = extractor.decide(page).scores
     entries = [i for i, b in enumerate(page.view.blocks) if b.text.startswith("Entry")]
     # a threshold that keeps the best-scored half of the entries only
-    extractor.threshold = float(np.median(scores[entries]))
+    extractor.threshold = extractor.article_threshold = float(np.median(scores[entries]))
     explained = explain_page(extractor, page)
     stages = {explained.blocks[i].stage for i in entries}
     assert stages == {"block classifier", "repeated template"}

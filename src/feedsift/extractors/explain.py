@@ -115,7 +115,7 @@ def explain_page(
     trace = decision.trace
     if trace is None:  # decide always records one
         raise ValueError("the decision carries no trace")
-    threshold = extractor.threshold
+    threshold = trace.threshold
     blocks = tuple(_block(page, decision, (trace, shown), threshold, i)
                    for i in range(len(page.view.blocks)))  # fmt: skip
     guess = decision.kinds.guess
