@@ -245,3 +245,36 @@ def test_a_later_poll_checks_the_fields_again_and_a_redesign_moves_the_choice() 
                             _fetched(later, Layout(promo=True)))  # fmt: skip
     page_level, choices = saved_choices(checks)
     assert choices["title"].method == page_level == "page"
+
+
+RELATED = (
+    "Why a card scraper beats sandpaper on figured maple",
+    "The workbench vise I keep coming back to",
+    "Storing hand planes so the soles stay flat",
+    "Glue ups without panic: clamps and cauls",
+)
+
+
+def _short_post_with_related_posts() -> ParsedPage:
+    """A short post followed by a "You may also enjoy" grid of other posts' cards (the
+    Minimal Mistakes theme of Jekyll): more teaser text than post text."""
+    cards = "".join(
+        f'<article class="archive__item"><h2 class="archive__item-title">'
+        f'<a href="{_url(20 + i)}">{title}</a></h2><p class="page__meta">3 minute read</p>'
+        f'<p class="archive__item-excerpt">{title}: a longer post with photos of every step.'
+        "</p></article>"
+        for i, title in enumerate(RELATED)
+    )
+    related = (f'<div class="page__related"><h4 class="page__related-title">You may also enjoy'
+               f'</h4><div class="grid__wrapper">{cards}</div></div>')  # fmt: skip
+    body = "<p>A quick photo of the finished stool.</p>"
+    main = _article(7, "A three legged stool", body) + related
+    return parse_page(_page("A three legged stool", main), _url(7))
+
+
+def test_a_post_whose_related_cards_look_like_a_listing_is_a_post(judge: PostJudge) -> None:
+    page = _short_post_with_related_posts()
+    assert judge.extractor.extract(page).kind.lists_items  # the page level alone is misled
+    assert judge.template.is_post(page)
+    assert judge.verdict(page) == "post"  # the teasers are outside the post's body
+    assert judge.verdict(_tag_page()) == "listing"  # inside it on the tag page

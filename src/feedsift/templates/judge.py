@@ -7,7 +7,9 @@ non-post pages the templates accept, ``docs/templates.md``):
 
 * **listings whose teasers reuse the post markup**, such as a tag page that lists one
   post: the page-level extractor's listing detection tells them (it reads the address too:
-  a tag page's single teaser is enough there);
+  a tag page's single teaser is enough there), when a teaser it found is inside the body
+  the template's key-path finds: a short post followed by a "You may also enjoy" list
+  looks like a listing to the page level, but its teasers are outside the post's body;
 * **the site's own pages written with the post layout** (about, contact, legal notice):
   their address says what they are.
 
@@ -23,7 +25,10 @@ from urllib.parse import urlsplit
 
 from feedsift.extractors.base import ExtractOptions, PageExtractor
 from feedsift.parsing.page import ParsedPage
+from feedsift.records import Teaser
+from feedsift.templates.apply import key_nodes
 from feedsift.templates.learner import FeedTemplate
+from feedsift.text.tokens import normalize_space
 
 __all__ = ["SITE_PAGE_PATH", "PostJudge", "Verdict", "is_site_page"]
 
@@ -35,6 +40,9 @@ SITE_PAGE_PATH = re.compile(
     r"(?:/|/index\.html?|\.html?)?$",
     re.IGNORECASE,
 )
+#: Characters of a teaser's excerpt looked for in the post's body (its opening: excerpts
+#: are cut or end with an ellipsis).
+TEASER_PREFIX = 60
 #: The page-level run of the listing veto needs neither metadata nor comments.
 _LISTING_CHECK = ExtractOptions(with_metadata=False, include_comments=False)
 
@@ -68,9 +76,28 @@ class PostJudge:
             return "post"
         if is_site_page(page.url):
             return "site page"
-        if self.extractor.extract(page, _LISTING_CHECK).kind.lists_items:
+        listing = self.extractor.extract(page, _LISTING_CHECK)
+        if listing.kind.lists_items and self._in_body(page, listing.posts):
             return "listing"
         return "post"
 
+    def _in_body(self, page: ParsedPage, teasers: tuple[Teaser, ...]) -> bool:
+        """Whether a teaser's title or text is inside the body the key-path finds (a
+        template's nodes hold every teaser on a listing that reuses the post markup)."""
+        key = self.template.key_path
+        if key is None:
+            return True
+        nodes = key_nodes(page, key)
+        body = " ".join(normalize_space("".join(map(str, n.itertext()))) for n in nodes)
+        lines = (_teaser_line(teaser) for teaser in teasers)
+        return any(line and line in body for line in lines)
+
     def is_post(self, page: ParsedPage, *, listed: bool = False) -> bool:
         return self.verdict(page, listed=listed) == "post"
+
+
+def _teaser_line(teaser: Teaser) -> str:
+    """The opening of a teaser's longest line (its excerpt, not its date or reading time),
+    or of its title when it has no text."""
+    lines = teaser.text.splitlines() or [teaser.title]
+    return normalize_space(max(lines, key=len))[:TEASER_PREFIX]
