@@ -123,6 +123,14 @@ def test_a_line_break_in_a_byline_separates_its_words_an_inline_tag_does_not() -
     assert spaced_text_of(parse_page(html).body.find(".//h1")) == "Notes"
 
 
+def test_a_line_break_in_the_heading_separates_its_words() -> None:
+    html = """<html><head><title>Packaging studio</title></head><body>
+    <h1>Cosmetic Packaging<br><span class="rotating">Design</span></h1><p>We draw boxes.</p>
+    </body></html>"""
+    titles = {c.text for c in read_metadata(parse_page(html)).title_candidates}
+    assert "Cosmetic Packaging Design" in titles and "Cosmetic PackagingDesign" not in titles
+
+
 def test_title_tag_when_no_heading_matches() -> None:
     html = """<html><head><title>Notes on gardening</title></head>
     <body><h1>Lorem</h1><p>Soil first.</p></body></html>"""

@@ -127,7 +127,7 @@ def document_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
         if text:
             clues.append(Clue("title", text, "title-tag", "title"))
     for h1 in index.h1s[:MAX_H1]:
-        text = text_of(h1)
+        text = spaced_text_of(h1)  # "Cosmetic Packaging<br>Design": two words, not one
         if text:
             clues.append(Clue("title", text, "dom", "h1"))
     lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
