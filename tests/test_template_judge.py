@@ -23,7 +23,7 @@ from feedsift.crawl.template_jobs import (
 )
 from feedsift.extractors.base import ExtractOptions
 from feedsift.parsing.page import ParsedPage, parse_page
-from feedsift.records import Article
+from feedsift.records import Article, PageKind
 from feedsift.sitelevel.combiner import saved_choices
 from feedsift.templates.judge import PostJudge, is_site_page
 from feedsift.templates.learner import FeedTemplate
@@ -278,3 +278,21 @@ def test_a_post_whose_related_cards_look_like_a_listing_is_a_post(judge: PostJud
     assert judge.template.is_post(page)
     assert judge.verdict(page) == "post"  # the teasers are outside the post's body
     assert judge.verdict(_tag_page()) == "listing"  # inside it on the tag page
+
+
+def test_a_harvested_post_the_page_level_takes_for_a_listing_is_combined() -> None:
+    feed = parse_feed(_rss(range(1, 5)), f"{SITE}/index.xml")
+    fetched = tuple(FetchedPage(_url(n), _url(n), _post(n).encode(), "text/html")
+                    for n in range(1, 5))  # fmt: skip
+    learned = learn_template(feed, fetched, combine=True)
+    assert learned.state is not None and learned.checks is not None
+    page = _short_post_with_related_posts()
+    assert bundled_extractor().extract(page).kind.lists_items
+    html_text = etree.tostring(page.root, encoding="unicode")
+    job = HarvestJob(FetchedPage(_url(7), _url(7), html_text.encode(), "text/html"),
+                     learned.state, "quietbench", False, checks=learned.checks)  # fmt: skip
+    outcome = harvest_page(job)
+    assert outcome.verdict == "post" and outcome.extraction is not None
+    article = outcome.extraction.article
+    assert article is not None and article.provenance.method == "combiner"
+    assert article.kind is PageKind.ARTICLE and not article.posts

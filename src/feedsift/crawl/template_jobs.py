@@ -213,7 +213,7 @@ def _post_article(
     page_level, template = methods
     if job.checks is None:
         return template.extract(page)
-    return FieldCombiner.from_bytes(job.checks, page_level, [template]).extract(page)
+    return FieldCombiner.from_bytes(job.checks, page_level, [template]).extract_post(page)
 
 
 def _stored_post(job: HarvestJob, article: Article, started: float) -> ExtractionOutcome:

@@ -232,7 +232,7 @@ class LearnedPageExtractor:
         navigated &= ~social_controls(page.view, signals, navigated)
         shown = _shown_only(navigated, analysis.visible) if self.drop_unshown else None
         kept = navigated if shown is None else shown
-        ended = self._visual_end(analysis, kept, title.block, scores)
+        ended = self._visual_end(analysis, kept, title.block, scores, threshold)
         untitled = (kept if ended is None else ended).copy()
         if title.block >= 0 and untitled.sum() > untitled[title.block]:
             untitled[title.block] = False  # the title is a field of its own, unless it is all
@@ -252,14 +252,18 @@ class LearnedPageExtractor:
         return self.article_threshold if guess.kind == "article" else self.threshold
 
     def _visual_end(
-        self, analysis: PageAnalysis, kept: np.ndarray, title: int, scores: np.ndarray
+        self, analysis: PageAnalysis, kept: np.ndarray, title: int, scores: np.ndarray,
+        threshold: float,
     ) -> np.ndarray | None:
         """``kept`` without the blocks after the post's visual end, when the rule is on and
-        applies (see :attr:`BlockTrace.visual_end`)."""
+        applies (see :attr:`BlockTrace.visual_end`). A segment's sureness is judged on the
+        blocks the base threshold keeps: the article threshold leaves out a related box's
+        weaker blocks, and its mean would then rise over the bar."""
         if not self.drop_after_visual_end or analysis.segment is None:
             return None
         marker = analysis.signals.marker
-        after = after_visual_end(kept, analysis.segment, title, marker, scores)
+        judged = kept | ((scores >= self.threshold) & (scores < threshold))
+        after = after_visual_end(judged, analysis.segment, title, marker, scores)
         if after is None:
             return None
         found: np.ndarray = kept & ~after

@@ -327,6 +327,22 @@ class FieldCombiner:
         base = self.page_level.extract(page, options)
         if base.kind not in (PageKind.ARTICLE, PageKind.EMPTY):
             return base  # a listing, a thread...: the feed's items, all posts, checked none
+        return self._with_choices(page, base, options)
+
+    def extract_post(self, page: ParsedPage, options: ExtractOptions | None = None) -> Article:
+        """:meth:`extract` for a page already known to be a post (a template accepted it
+        and no veto held): combined even where the page level alone takes it for a
+        listing (a short post above a grid of other posts' cards)."""
+        self.check_fitted()
+        base = self.page_level.extract(page, options)
+        if base.kind.lists_items:
+            base = replace(base, kind=PageKind.ARTICLE, posts=())
+        return self._with_choices(page, base, options)
+
+    def _with_choices(
+        self, page: ParsedPage, base: Article, options: ExtractOptions | None
+    ) -> Article:
+        """``base`` with each field from the method chosen for it."""
         wanted = {c.method for c in self.choices_.values()} - {self.page_level.name}
         others = {m.name: _extract_or_none(m, page, options) for m in self.methods
                   if m.name in wanted}  # fmt: skip
