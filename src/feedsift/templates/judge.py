@@ -24,6 +24,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from feedsift.extractors.base import ExtractOptions, PageExtractor
+from feedsift.metadata.scan import text_of
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Teaser
 from feedsift.templates.apply import key_nodes
@@ -87,8 +88,7 @@ class PostJudge:
         key = self.template.key_path
         if key is None:
             return True
-        nodes = key_nodes(page, key)
-        body = " ".join(normalize_space("".join(map(str, n.itertext()))) for n in nodes)
+        body = " ".join(map(text_of, key_nodes(page, key)))
         lines = (_teaser_line(teaser) for teaser in teasers)
         return any(line and line in body for line in lines)
 

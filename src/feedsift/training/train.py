@@ -76,6 +76,9 @@ BLOCK_THRESHOLD = 0.4
 #: cross-validated sweep (a model left without a set keeps that set's borderline captions
 #: and bylines at 0.4; docs/model.md, "A stricter threshold on articles").
 ARTICLE_BLOCK_THRESHOLD = 0.5
+#: The thresholds as every bundle's info carries them.
+THRESHOLD_INFO = {"block_threshold": BLOCK_THRESHOLD,
+                  "article_block_threshold": ARTICLE_BLOCK_THRESHOLD}  # fmt: skip
 #: Other block thresholds whose cross-validated F1 ``--evaluate`` reports.
 THRESHOLD_SWEEP = (0.3, 0.5, 0.6, 0.7)
 
@@ -288,16 +291,14 @@ def _version(models: dict[str, Predictor]) -> str:
 def _refit(examples: list[PageExample], site_rows: Sequence[KindRow], folds: int) -> ModelBundle:
     """The whole bundle fitted on ``examples`` only (kinds too), for held-out evaluation."""
     fitted = _fit_stages(examples, folds, lambda message: None, site_rows)
-    info = {"block_threshold": BLOCK_THRESHOLD, "article_block_threshold": ARTICLE_BLOCK_THRESHOLD,
-            "pages": len(examples)}  # fmt: skip
+    info = {**THRESHOLD_INFO, "pages": len(examples)}
     return ModelBundle(_version(fitted.models), fitted.models, info)  # type: ignore[arg-type]
 
 
 def _save(examples: Sequence[PageExample], fitted: _Fitted, cv: dict[str, float],
           output: Path) -> ModelBundle:  # fmt: skip
     info = {
-        "block_threshold": BLOCK_THRESHOLD,
-        "article_block_threshold": ARTICLE_BLOCK_THRESHOLD,
+        **THRESHOLD_INFO,
         "pages": len(examples),
         "datasets": sorted({e.dataset for e in examples}),
         "block_f1_cv": cv,
