@@ -200,7 +200,9 @@ def test_a_logo_alt_names_the_site_and_structured_names_come_first() -> None:
     [("/", True), ("./", True), ("/index.html", True), ("https://a.example", True),
      ("//a.example/", True), ("/en/", True), ("/zh-tw/", True), ("", False), ("#", False),
      ("/blog/", False), ("/?p=1", False), ("https://a.example/post", False),
-     ("mailto:a@a.example", False)],
+     ("mailto:a@a.example", False), ("../index.html", True), ("../../index.html", True),
+     ("../../", False),
+     ("../genindex.html", False), ("index.html#x", False)],
 )  # fmt: skip
 def test_front_page_hrefs(href: str, home: bool) -> None:
     assert bool(HOME_HREF.fullmatch(href)) is home
@@ -244,6 +246,17 @@ def test_a_title_written_as_mojibake_is_read_back() -> None:
     page = parse_page("<html><head><title>itertools \u00e2\u0080\u0094 Functions</title>"
                       "</head><body><p>x</p></body></html>")  # fmt: skip
     assert read_metadata(page).title == "itertools — Functions"
+
+
+def test_a_sphinx_docs_root_link_names_the_site() -> None:
+    # Sphinx writes every link relative: the project's name in the header links to the
+    # documentation root up the folders, and is an <h1> before the page's own heading
+    html = """<html><head><title>ORM Quick Start &mdash; SQLAlchemy 2.0 Documentation</title>
+    </head><body><h1><a href="../index.html">SQLAlchemy 2.0 Documentation</a></h1>
+    <h1>ORM Quick Start</h1><p>Declare models, then query them.</p></body></html>"""
+    meta = read_metadata(parse_page(html, url="https://docs.example/en/20/orm/quickstart.html"))
+    assert meta.site_name == "SQLAlchemy 2.0 Documentation"
+    assert FieldSource("site_name", "dom", "home-link") in meta.sources
 
 
 def test_a_relative_link_to_this_folder_is_the_front_page_only_at_the_root() -> None:

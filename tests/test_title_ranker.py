@@ -56,6 +56,15 @@ def test_the_sites_own_name_is_not_a_title_option_when_others_exist() -> None:
     assert [o.text for o in title_options(only, None)] == ["X"]  # nothing else: kept
 
 
+def test_a_docs_header_linking_up_to_the_docs_root_is_no_title_option() -> None:
+    html = """<html><head><title>ORM Quick Start - SQLAlchemy 2.0 Documentation</title>
+    </head><body><h1><a href="../index.html">SQLAlchemy 2.0 Documentation</a></h1>
+    <h1>ORM Quick Start</h1><p>Declare models, then query them.</p></body></html>"""
+    meta = read_metadata(parse_page(html, url="https://docs.example/en/20/orm/quickstart.html"))
+    texts = {o.text for o in title_options(meta, "SQLAlchemy 2.0 Documentation")}
+    assert "SQLAlchemy 2.0 Documentation" not in texts and "ORM Quick Start" in texts
+
+
 def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
     html = """<html><head><meta property="og:site_name" content="REI">
     <meta property="og:title" content="Backpacking Backpacks for Overnight | REI Co-op">

@@ -40,10 +40,12 @@ __all__ = [
 MAX_H1 = 3
 
 #: An ``href`` that points at a site's front page: ``/``, ``./``, ``/index.html``, a bare
-#: ``scheme://host/`` (hosts are compared with the page's) or a language's front page (``/en/``).
+#: ``scheme://host/`` (hosts are compared with the page's), a language's front page
+#: (``/en/``), or an ``index.html`` up the folders (``../index.html``, ``../../index.html``: the
+#: documentation root of a static site, whose generators write every link relative).
 HOME_HREF = re.compile(
     r"(?:(?:https?:)?//[^/?#\s]+)?/(?:[a-z]{2}(?:[-_][a-z]{2,4})?/)?(?:index\.html?)?"
-    r"|\./|(?:https?:)?//[^/?#\s]+",
+    r"|\./|(?:https?:)?//[^/?#\s]+|(?:\.\./)+index\.html?",
     re.IGNORECASE,
 )
 
