@@ -30,6 +30,7 @@ JULY_15 = date(2021, 7, 15)
         "15 iulie 2021", "15 Juli 2021", "15 Julai 2021", "15 Temmuz 2021",
         "15. heinäkuuta 2021", "2021. július 15.", "15 lipca 2021 r.", "15. července 2021",
         "15 июля 2021 г.", "15 липня 2021", "15 tháng 7, 2021", "ngày 15 tháng 7 năm 2021",
+        "Do 15.07.21 | 14:07 Uhr | Von Eva", "Stand: 15.07.21.",
     ],
 )  # fmt: skip
 def test_written_dates_in_many_languages(text: str) -> None:
@@ -40,7 +41,8 @@ def test_written_dates_in_many_languages(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["", "Chapter 15 of 2021", "31 February 2021", "3 March 1850", "version 2.4.1",
-     "15 July 2999", "macOS 12 2021", "la liste des 12 2021", "in 2021 we had 12 July events"],
+     "15 July 2999", "macOS 12 2021", "la liste des 12 2021", "in 2021 we had 12 July events",
+     "Python 3.10.12", "v15.07.21.1", "15.7.21", "15.07.99", "1.15.07.21"],
 )  # fmt: skip
 def test_no_date_where_none_is_written(text: str) -> None:
     assert find_text_date(text) is None

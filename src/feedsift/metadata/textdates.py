@@ -72,6 +72,11 @@ _DAY_MONTH = r"(?:\s*(?:de\s+|of\s+)?|[-/])"
 #: Between a month name and a year: a comma, spaces, "de", or one dash or slash.
 _MONTH_YEAR = r"(?:,?\s*(?:de\s+)?|[-/])"
 
+#: A day, month and two-digit year written with dots and leading zeros ("Do 25.04.24 |
+#: 14:07 Uhr": German and Central European news bylines); the zeros and the dots keep version
+#: numbers (3.10.12) and decimals out, and the year is this century's.
+SHORT_YEAR_DATE = r"(?<![\d.])([0-3]\d)\.([01]\d)\.(\d\d)(?!\d|\.\d)"
+
 #: Each pattern with the order of its (day, month, year) groups.
 _PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int, int]], ...] = (
     (re.compile(rf"(?<!\d){_DAY}{_DAY_MONTH}{_MONTH}{_MONTH_YEAR}{_YEAR}", re.I), (1, 2, 3)),
@@ -84,14 +89,21 @@ _PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int, int]], ...] = (
     (re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})"), (3, 2, 1)),
     (re.compile(r"(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), (3, 2, 1)),
     (re.compile(r"(?<!\d)(\d{1,2})([./-])(\d{1,2})\2((?:19|20)\d\d)(?!\d)"), (1, 3, 4)),
+    (re.compile(SHORT_YEAR_DATE), (1, 2, 3)),
 )  # fmt: skip
-#: The year every one of :data:`_PATTERNS` needs: most lines have none, and one search for
-#: it spares them the seven searches (the month-name alternation is long).
-_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+#: The year every one of :data:`_PATTERNS` needs (four digits, or a dotted date's two):
+#: most lines have none, and one search for it spares them the eight searches (the
+#: month-name alternation is long).
+_ANY_YEAR = re.compile(rf"(?:19|20)\d\d|{SHORT_YEAR_DATE}")
 
 
 def _month(value: str) -> int:
     return int(value) if value.isdigit() else _BY_NAME[value.lower()]
+
+
+def _full_year(year: str) -> int:
+    """A year as written, or this century's for two digits ("24": 2024)."""
+    return int(year) + (2000 if len(year) == 2 else 0)
 
 
 def _date(day: str, month: str, year: str) -> datetime | None:
@@ -101,7 +113,7 @@ def _date(day: str, month: str, year: str) -> datetime | None:
     else:  # "07/15/2021": the second number cannot be a month
         number, day_number = int(day), number
     try:
-        value = datetime(int(year), number, day_number, tzinfo=UTC)
+        value = datetime(_full_year(year), number, day_number, tzinfo=UTC)
     except ValueError:
         return None
     if value.year < MIN_YEAR or value > datetime.now(UTC) + MAX_FUTURE:
