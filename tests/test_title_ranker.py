@@ -194,6 +194,16 @@ def test_visible_titles_tell_printed_lines_from_links() -> None:
     assert seen.plain == {"bradley whitford on playing rahm emanuel"}  # long blocks left out
 
 
+def test_a_title_printed_without_the_space_beside_cjk_is_shown() -> None:
+    seen = visible_titles(["Authing 即日起支持PHP"], np.array([0.0]))
+    html = """<html><head><title>Authing 即日起支持 PHP | Authing 官方博客</title></head>
+    <body><h2>Authing 即日起支持PHP</h2><p>SDK.</p></body></html>"""
+    meta = read_metadata(parse_page(html))
+    options = [o for o in title_options(meta, None) if o.text == "Authing 即日起支持 PHP"]
+    page = RankerPage(url=None, block_title=None, block_score=0.0, visible=seen)
+    assert option_features(options, meta, page)[0][0] == 1.0  # printed, not as a link
+
+
 OLD_NEWS = """<html><head><title>BBC NEWS | Technology | Apple iTunes phone due to launch</title>
 </head><body><table><tr><td><div><a href="/">BBC NEWS</a></div>
 <div><a href="/tech">Technology</a></div></td></tr>

@@ -7,7 +7,13 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from feedsift.text.tokens import CJK_RANGES, normalize_space, tokenize, tokenize_lower
+from feedsift.text.tokens import (
+    CJK_RANGES,
+    cjk_spacing_folded,
+    normalize_space,
+    tokenize,
+    tokenize_lower,
+)
 
 _CJK = re.compile(f"[{CJK_RANGES}]")
 
@@ -58,3 +64,16 @@ DEFINITION = re.compile(f"(?=\\w)[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+")
 def test_the_fast_paths_give_the_defining_tokens(text: str) -> None:
     assert tokenize(text) == DEFINITION.findall(text)
     assert tokenize(text + " 你好") == DEFINITION.findall(text + " 你好")  # the CJK path
+
+
+@given(st.lists(st.sampled_from(["支持", "PHP", "Authing", "東京", "2024", "!"]), max_size=8),
+       st.lists(st.sampled_from(["", " ", "  "]), min_size=8, max_size=8))  # fmt: skip
+def test_spaces_beside_cjk_are_folded_and_others_kept(words: list[str], gaps: list[str]) -> None:
+    spaced = "".join(w + g for w, g in zip(words, gaps, strict=False)).strip()
+    plain = " ".join(words)
+    folded = cjk_spacing_folded(spaced)
+    assert cjk_spacing_folded(folded) == folded
+    if all(g for g in gaps[: max(0, len(words) - 1)]):  # a space between every two words
+        assert normalize_space(folded) == cjk_spacing_folded(plain)
+    assert cjk_spacing_folded("Authing 即日起支持 PHP") == cjk_spacing_folded("Authing 即日起支持PHP")
+    assert cjk_spacing_folded("Hello  world") == "Hello  world"  # no CJK: unchanged

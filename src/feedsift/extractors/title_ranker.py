@@ -21,6 +21,7 @@ from feedsift.metadata import PageMetadata
 from feedsift.metadata.titles import STRUCTURED_TITLES, TITLE_SEPARATORS
 from feedsift.metadata.values import site_host
 from feedsift.text.tokens import (
+    cjk_spacing_folded,
     lenient_title,
     lenient_titles,
     normalize_space,
@@ -90,7 +91,8 @@ LINKED_SHARE = 0.9
 
 @dataclass(frozen=True, slots=True)
 class VisibleTitles:
-    """The page's short blocks as a reader sees them (folded as titles are compared):
+    """The page's short blocks as a reader sees them (folded as titles are compared, and
+    without spaces beside CJK characters):
     a headline is printed on the page, mostly not as a link; a section's or site's name is
     printed as a link in the menu or the logo."""
 
@@ -106,7 +108,8 @@ def visible_titles(texts: Sequence[str], link: np.ndarray) -> VisibleTitles:
     for text, share in zip(texts, link.tolist(), strict=True):
         if text.count(" ") < MAX_VISIBLE_WORDS:
             (linked if share >= LINKED_SHARE else plain).append(text)
-    return VisibleTitles(frozenset(lenient_titles(plain)), frozenset(lenient_titles(linked)))
+    return VisibleTitles(frozenset(map(cjk_spacing_folded, lenient_titles(plain))),
+                         frozenset(map(cjk_spacing_folded, lenient_titles(linked))))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,9 +351,10 @@ def _longest_part(tag: str) -> str:
 
 def _visibility(option: TitleOption, page: _PageTitles) -> list[float]:
     folded = lenient_title(option.text)
+    shown = cjk_spacing_folded(folded)  # as the page's blocks are folded
     words = _words(option.text)
     spelled = host_spelled(page.host, words)
-    return [float(folded in page.visible.plain), float(folded in page.visible.linked),
+    return [float(shown in page.visible.plain), float(shown in page.visible.linked),
             float(bool(page.longest_part) and folded == page.longest_part),
             float(page.structured), float(spelled > 0 and spelled == len(words)),
             float(0 < spelled < len(words)), float(folded in page.home)]  # fmt: skip

@@ -14,6 +14,7 @@ __all__ = [
     "CJK_CHAR",
     "CJK_RANGES",
     "INVISIBLE_CHARACTERS",
+    "cjk_spacing_folded",
     "lenient_title",
     "lenient_titles",
     "lower_visible",
@@ -130,6 +131,16 @@ def lenient_titles(texts: Sequence[str]) -> list[str]:
         return []
     joined = _fold_marks("\n".join(texts)).casefold()
     return [text.strip(_TITLE_TRIM) for text in joined.split("\n")]
+
+
+#: Spaces beside a CJK character: Chinese and Japanese writers put them between a CJK and a
+#: Latin word or leave them out ("即日起支持 PHP", "即日起支持PHP"), the same words either way.
+_CJK_SPACING = re.compile(f"\\s+(?=[{CJK_RANGES}])|(?<=[{CJK_RANGES}])\\s+")
+
+
+def cjk_spacing_folded(text: str) -> str:
+    """``text`` without the spaces beside its CJK characters (unchanged without any)."""
+    return _CJK_SPACING.sub("", text)
 
 
 def same_title_lenient(predicted: str | None, gold: str) -> bool:
