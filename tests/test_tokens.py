@@ -75,5 +75,6 @@ def test_spaces_beside_cjk_are_folded_and_others_kept(words: list[str], gaps: li
     assert cjk_spacing_folded(folded) == folded
     if all(g for g in gaps[: max(0, len(words) - 1)]):  # a space between every two words
         assert normalize_space(folded) == cjk_spacing_folded(plain)
-    assert cjk_spacing_folded("Authing 即日起支持 PHP") == cjk_spacing_folded("Authing 即日起支持PHP")
+    spaced_title, glued_title = "Authing 即日起支持 PHP", "Authing 即日起支持PHP"
+    assert cjk_spacing_folded(spaced_title) == cjk_spacing_folded(glued_title)
     assert cjk_spacing_folded("Hello  world") == "Hello  world"  # no CJK: unchanged
