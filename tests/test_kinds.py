@@ -21,6 +21,7 @@ from feedsift.extractors.kinds import (
 )
 from feedsift.extractors.model import TreeEnsemble
 from feedsift.extractors.pipeline import analyse_page
+from feedsift.extractors.product import review_blocks
 from feedsift.extractors.thread import find_thread
 from feedsift.parsing.page import parse_page
 
@@ -93,6 +94,18 @@ def test_product_page_keeps_description_and_specifications() -> None:
     assert "ventilated back panel" in article.text
     assert "Recycled ripstop nylon" in article.text
     assert article.title == "Trailmate 40 L Hiking Backpack"
+    assert "Cairngorms" not in article.text and "stitching" not in article.text  # reviews
+
+
+def test_a_review_box_that_holds_the_body_is_not_customers_reviews() -> None:
+    html = """<html><body><div class="review-page"><article class="post">
+    <h1>Trailmate 40 reviewed</h1><p>We took it up three hills.</p></article>
+    <div class="user-reviews"><p>Great pack!</p></div></div></body></html>"""
+    view = parse_page(html).view
+    body = next(s.index for s in view.subtrees if s.element.get("class") == "post")
+    dropped = [b.text for b, out in zip(view.blocks, review_blocks(view, body), strict=True) if out]
+    assert dropped == ["Great pack!"]  # the page's own review stays, the readers' go
+    assert len([b for b in review_blocks(view, -1) if b]) == 3  # no body: every box is one
 
 
 def test_navigation_only_page_is_empty() -> None:

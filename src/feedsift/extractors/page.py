@@ -48,7 +48,7 @@ from feedsift.extractors.listing import (
 from feedsift.extractors.model import ModelBundle, Predictor, load_bundle
 from feedsift.extractors.navigation import navigation_blocks
 from feedsift.extractors.pipeline import PageAnalysis, analyse_page
-from feedsift.extractors.product import specification_blocks
+from feedsift.extractors.product import review_blocks, specification_blocks
 from feedsift.extractors.repeats import repeat_candidates, repeated_blocks
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals
@@ -376,7 +376,8 @@ class ShownBlocks:
 
 def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | None) -> ShownBlocks:
     """What the article shows of a page: the decision's ``content``, or a listing's items,
-    plus a forum thread's posts or a product's specification table."""
+    plus a forum thread's posts or a product's specification table (less its customers'
+    reviews)."""
     kind = _page_kind(decision.kinds.guess, listing is not None)
     shown = listing.text_blocks(decision.content) if listing else decision.content
     thread = find_thread(page.view) if kind is PageKind.FORUM else None
@@ -385,7 +386,7 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
     specification = None
     if kind is PageKind.PRODUCT:
         specification = specification_blocks(page.view, decision.best_subtree)
-        shown = shown | specification
+        shown = (shown | specification) & ~review_blocks(page.view, decision.best_subtree)
     links_only = listing is None and _link_words_only(decision.analysis.signals, shown)
     if links_only:
         shown = np.zeros_like(shown)  # links alone are navigation, not content

@@ -1,4 +1,5 @@
-"""Product pages: the specification table belongs to the product's text.
+"""Product pages: the specification table belongs to the product's text, the customers'
+reviews do not.
 
 A shop prints a product's specifications as a key-value table (``<th>Weight</th><td>1.2
 kg</td>``) or a definition list next to its description. The block classifier, trained on
@@ -7,16 +8,23 @@ calls a product page, key-value tables and definition lists inside the region th
 the kept description (the body subtree's parent) are kept, with the heading that
 introduces them. Tables of other products ("Customers also bought") are cards, not
 key-value rows, and lie outside that region.
+
+Customers' reviews are a product's comments: readers' words, not the shop's. On a product
+page, the blocks inside an element whose class or id names reviews ("reviews",
+"product-review", ``ReviewList``) leave the text, unless that element holds the
+description itself (the body subtree).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 from lxml import etree
 
 from feedsift.parsing.blocks import BlockView
 
-__all__ = ["MAX_CELL_WORDS", "MIN_ROWS", "specification_blocks"]
+__all__ = ["MAX_CELL_WORDS", "MIN_ROWS", "REVIEW_WORDS", "review_blocks", "specification_blocks"]
 
 #: A key-value table has at least this many rows ...
 MIN_ROWS = 2
@@ -25,6 +33,13 @@ MAX_CELL_WORDS = 30
 #: Cells of a key-value row and of a definition list.
 KEY_VALUE_TAGS = frozenset({"th", "td", "dt", "dd"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: Class and id words of a box of customers' reviews. On `wceb2026`'s product pages (train
+#: split) 11% of the words under such boxes are gold content, against 89% on its articles
+#: and 74% on Dragnet's, whose review sites' reviews are the article: product pages only.
+REVIEW_WORDS = frozenset({"review", "reviews"})
+#: A ``class``/``id`` split into lower-case words ("productReviews" -> product, reviews).
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_WORD = re.compile(r"[a-z]+")
 
 
 def _key_value(container: etree._Element) -> bool:
@@ -64,4 +79,26 @@ def specification_blocks(view: BlockView, body_subtree: int) -> np.ndarray:
             mask[i] = True
             if i > 0 and not mask[i - 1] and view.blocks[i - 1].tag in _HEADINGS:
                 mask[i - 1] = True
+    return mask
+
+
+def _names_reviews(element: etree._Element) -> bool:
+    names = f"{element.get('class') or ''} {element.get('id') or ''}"
+    return not REVIEW_WORDS.isdisjoint(_WORD.findall(_CAMEL.sub(" ", names).lower()))
+
+
+def review_blocks(view: BlockView, body_subtree: int) -> np.ndarray:
+    """The blocks inside boxes of customers' reviews, but for a box that holds the body
+    subtree (a review site's review is its article)."""
+    mask = np.zeros(len(view.blocks), dtype=bool)
+    holding: set[int] = set()
+    at = body_subtree
+    while at >= 0:
+        holding.add(at)
+        at = view.subtrees[at].parent
+    for subtree in view.subtrees:
+        if subtree.index in holding or mask[subtree.first_block]:
+            continue
+        if _names_reviews(subtree.element):
+            mask[subtree.first_block : subtree.last_block + 1] = True
     return mask
