@@ -248,6 +248,19 @@ def test_a_title_written_as_mojibake_is_read_back() -> None:
     assert read_metadata(page).title == "itertools — Functions"
 
 
+def test_headings_that_are_wholly_a_link_to_another_page() -> None:
+    html = """<html><head><title>Go SDK docs are out | Authing Blog</title></head><body>
+    <header><a href="/blog/"><h1><img src="logo.png"> Blog</h1></a></header>
+    <h1><a href="#top">Go SDK docs are out</a></h1><h1>Go SDK</h1>
+    <p>Read them now.</p></body></html>"""
+    post = read_metadata(parse_page(html, url="https://authing.example/blog/go-sdk/"))
+    assert post.linked_headings == ("Blog",)  # a fragment is the page itself
+    assert "Blog" in {c.text for c in post.title_candidates}  # still a title string
+    assert read_metadata(parse_page(html)).linked_headings == ()  # no address: none
+    home = read_metadata(parse_page(html, url="https://authing.example/blog/"))
+    assert home.linked_headings == ()  # on the page it links to
+
+
 def test_a_sphinx_docs_root_link_names_the_site() -> None:
     # Sphinx writes every link relative: the project's name in the header links to the
     # documentation root up the folders, and is an <h1> before the page's own heading

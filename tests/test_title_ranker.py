@@ -65,6 +65,18 @@ def test_a_docs_header_linking_up_to_the_docs_root_is_no_title_option() -> None:
     assert "SQLAlchemy 2.0 Documentation" not in texts and "ORM Quick Start" in texts
 
 
+def test_a_logo_heading_linking_elsewhere_is_no_option_when_others_exist() -> None:
+    html = """<html><head><title>Go SDK docs are out | Authing 官方博客</title></head><body>
+    <a href="/blog/"><h1><img src="logo.png"> 官方博客</h1></a><h2>Go SDK docs are out</h2>
+    <p>Read them now.</p></body></html>"""
+    meta = read_metadata(parse_page(html, url="https://authing.example/blog/go-sdk/"))
+    texts = {o.text for o in title_options(meta, None)}
+    assert "官方博客" not in texts and "Go SDK docs are out" in texts
+    alone = read_metadata(parse_page(html.replace("<title>Go SDK docs are out | Authing 官方博客"
+                                                  "</title>", ""), url="https://a.example/p/"))
+    assert [o.text for o in title_options(alone, None)] == ["官方博客"]  # nothing else: kept
+
+
 def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:
     html = """<html><head><meta property="og:site_name" content="REI">
     <meta property="og:title" content="Backpacking Backpacks for Overnight | REI Co-op">

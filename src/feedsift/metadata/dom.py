@@ -20,7 +20,7 @@ from feedsift.metadata.record import Clue
 from feedsift.metadata.scan import MarkupIndex, elements, spaced_text_of, text_of
 from feedsift.metadata.textdates import INTRO_CHARS, find_text_date, introduces_update
 from feedsift.metadata.titles import TITLE_SEPARATORS
-from feedsift.metadata.values import site_host
+from feedsift.metadata.values import base_url, resolve_url, site_host
 
 __all__ = [
     "BYLINE_MARKS",
@@ -33,6 +33,7 @@ __all__ = [
     "document_clues",
     "front_page_names",
     "home_link_clues",
+    "linked_headings",
     "time_clues",
 ]
 
@@ -137,6 +138,37 @@ def document_clues(root: etree._Element, index: MarkupIndex) -> list[Clue]:
         clues.append(Clue("language", lang, "dom", "html[lang]"))
     clues.extend(_anchor_clues(index))
     return clues
+
+
+def linked_headings(index: MarkupIndex, page_url: str | None) -> tuple[str, ...]:
+    """The texts of the title-candidate ``<h1>`` that are wholly a link to another page than
+    ``page_url``: a site's logo or another post's teaser, not this page's headline (none
+    when the address is unknown)."""
+    if not page_url:
+        return ()
+    base = base_url(page_url, index.base_href)
+    found = (spaced_text_of(h1) for h1 in index.h1s[:MAX_H1]
+             if _links_elsewhere(h1, page_url, base))  # fmt: skip
+    return tuple(text for text in found if text)
+
+
+def _links_elsewhere(h1: etree._Element, page_url: str, base: str | None) -> bool:
+    """Whether the heading is wholly a link (inside one, or holding one with all its text)
+    to a web page other than ``page_url`` (host and path compared; a fragment is this page)."""
+    anchor = next(h1.iterancestors("a"), None)
+    if anchor is None:
+        text = text_of(h1)
+        anchor = next((a for a in h1.iter("a") if text and text_of(a) == text), None)
+    target = resolve_url(anchor.get("href") or "", base) if anchor is not None else None
+    return target is not None and _page_key(target) != _page_key(page_url)
+
+
+def _page_key(url: str) -> tuple[str, str]:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ("", url)
+    return (site_host(url), parts.path.rstrip("/"))
 
 
 def home_link_clues(index: MarkupIndex, names: Sequence[str]) -> list[Clue]:

@@ -21,6 +21,7 @@ from feedsift.metadata.dom import (
     document_clues,
     front_page_names,
     home_link_clues,
+    linked_headings,
     time_clues,
 )
 from feedsift.metadata.jsonld import jsonld_clues
@@ -86,7 +87,8 @@ def read_metadata(page: ParsedPage, *, date_search: bool = True) -> PageMetadata
     for field, clean in TEXT_FIELDS:
         _keep(chosen, field, choose_one(ranked(clues, field), clean))
     _keep(chosen, "tags", choose_list(ranked(clues, "tags"), _tags))
-    return replace(_assemble(clues, chosen), home_links=home[:MAX_HOME_LINKS])
+    return replace(_assemble(clues, chosen), home_links=home[:MAX_HOME_LINKS],
+                   linked_headings=linked_headings(index, page.url))  # fmt: skip
 
 
 def _needs_microdata(clues: list[Clue]) -> bool:

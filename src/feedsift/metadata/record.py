@@ -72,6 +72,9 @@ class PageMetadata:
     #: what the page's links to its own front page say (a logo's name, "Daily Intel"): the
     #: site's or a section's name, whatever else the page calls it
     home_links: tuple[str, ...] = ()
+    #: the ``<h1>`` texts that are wholly a link to another page (a logo, a teaser): title
+    #: strings for training labels, but no title option of the page's own
+    linked_headings: tuple[str, ...] = ()
 
     def source_of(self, name: str) -> FieldSource | None:
         """Where the field ``name`` came from, if it was found."""
