@@ -75,6 +75,9 @@ def test_a_logo_heading_linking_elsewhere_is_no_option_when_others_exist() -> No
     alone = read_metadata(parse_page(html.replace("<title>Go SDK docs are out | Authing 官方博客"
                                                   "</title>", ""), url="https://a.example/p/"))
     assert [o.text for o in title_options(alone, None)] == ["官方博客"]  # nothing else: kept
+    inner = read_metadata(parse_page(html.replace("<h2>Go SDK docs are out</h2>",
+                                                  "<h1>博客</h1>"), url="https://a.example/p/"))
+    assert "博客" in {o.text for o in title_options(inner, None)}  # not the linked one itself
 
 
 def test_a_last_title_part_that_spells_the_host_is_the_sites_name() -> None:

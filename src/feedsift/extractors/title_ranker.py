@@ -173,10 +173,14 @@ def _without_linked_headings(options: list[TitleOption], meta: PageMetadata) -> 
     page itself 106 times in 113."""
     if not meta.linked_headings:
         return options
-    linked = meta.linked_headings
     kept = [o for o in options
-            if not (o.origins <= _HEADING_ONLY and any(o.text in h for h in linked))]  # fmt: skip
+            if not (o.origins <= _HEADING_ONLY and _of_linked_heading(o, meta.linked_headings))]
     return kept or options
+
+
+def _of_linked_heading(option: TitleOption, linked: tuple[str, ...]) -> bool:
+    """Whether the option is a linked heading, or a part of one (cut at a separator)."""
+    return option.text in linked or (bool(option.parts) and any(option.text in h for h in linked))
 
 
 def _without_site_name(options: list[TitleOption], site_name: str | None) -> list[TitleOption]:
