@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from feedsift.extractors.roles import class_roles, role_masks
+from feedsift.extractors.roles import class_roles, class_words, role_masks
 from feedsift.extractors.vocabulary import Role
 from feedsift.parsing.blocks import text_blocks
 from feedsift.parsing.dom import clean_dom, parse_html
@@ -90,3 +90,9 @@ def test_a_heading_that_opens_the_comments_marks_its_following_siblings(heading:
 def test_a_heading_that_only_mentions_comments_marks_nothing(heading: str) -> None:
     html = f"<body><div>{heading}<p>Text after it</p></div></body>"
     assert _comment_marked(html) == []
+
+
+def test_class_words_split_separators_and_camel_case() -> None:
+    assert class_words("post-content sidebarWidget") == ["post", "content", "sidebar", "widget"]
+    expected = ["product", "reviews", "cr", "review", "list"]
+    assert class_words("productReviews cr-review_list") == expected

@@ -17,11 +17,10 @@ description itself (the body subtree).
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 from lxml import etree
 
+from feedsift.extractors.roles import class_words
 from feedsift.parsing.blocks import BlockView
 
 __all__ = ["MAX_CELL_WORDS", "MIN_ROWS", "REVIEW_WORDS", "review_blocks", "specification_blocks"]
@@ -37,9 +36,6 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: split) 11% of the words under such boxes are gold content, against 89% on its articles
 #: and 74% on Dragnet's, whose review sites' reviews are the article: product pages only.
 REVIEW_WORDS = frozenset({"review", "reviews"})
-#: A ``class``/``id`` split into lower-case words ("productReviews" -> product, reviews).
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_WORD = re.compile(r"[a-z]+")
 
 
 def _key_value(container: etree._Element) -> bool:
@@ -84,7 +80,7 @@ def specification_blocks(view: BlockView, body_subtree: int) -> np.ndarray:
 
 def _names_reviews(element: etree._Element) -> bool:
     names = f"{element.get('class') or ''} {element.get('id') or ''}"
-    return not REVIEW_WORDS.isdisjoint(_WORD.findall(_CAMEL.sub(" ", names).lower()))
+    return not REVIEW_WORDS.isdisjoint(class_words(names))
 
 
 def review_blocks(view: BlockView, body_subtree: int) -> np.ndarray:

@@ -26,6 +26,7 @@ __all__ = [
     "ClassRoleCache",
     "RoleMasks",
     "class_roles",
+    "class_words",
     "opens_comments",
     "role_bits",
     "role_masks",
@@ -56,9 +57,15 @@ class RoleMasks:
     near: np.ndarray  #: bits of the element, its parent and its grandparent
 
 
+def class_words(attributes: str) -> list[str]:
+    """The lower-case words of a ``class``/``id`` string, camelCase split
+    (``"post-content sidebarWidget"``: post, content, sidebar, widget)."""
+    return _TOKEN_RE.findall(_CAMEL_RE.sub(" ", attributes).lower())
+
+
 def class_roles(attributes: str) -> int:
     """Role bits of a ``class``/``id`` string (``"post-content sidebarWidget"``)."""
-    words = _TOKEN_RE.findall(_CAMEL_RE.sub(" ", attributes).lower())
+    words = class_words(attributes)
     mask = 0
     for word in words:
         mask |= _TOKEN_ROLES.get(word, 0)
