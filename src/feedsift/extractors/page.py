@@ -25,6 +25,7 @@ from feedsift.extractors.block_dates import (
     writes_day,
 )
 from feedsift.extractors.body import assemble_body
+from feedsift.extractors.captions import without_captions
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
 from feedsift.extractors.comments import comment_list_blocks, find_comments
@@ -377,7 +378,7 @@ class ShownBlocks:
 def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | None) -> ShownBlocks:
     """What the article shows of a page: the decision's ``content``, or a listing's items,
     plus a forum thread's posts or a product's specification table (less its customers'
-    reviews)."""
+    reviews); an article's figure captions leave it."""
     kind = _page_kind(decision.kinds.guess, listing is not None)
     shown = listing.text_blocks(decision.content) if listing else decision.content
     thread = find_thread(page.view) if kind is PageKind.FORUM else None
@@ -387,6 +388,8 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
     if kind is PageKind.PRODUCT:
         specification = specification_blocks(page.view, decision.best_subtree)
         shown = (shown | specification) & ~review_blocks(page.view, decision.best_subtree)
+    if kind is PageKind.ARTICLE:
+        shown = without_captions(page.view, shown, decision.analysis.signals.words)
     links_only = listing is None and _link_words_only(decision.analysis.signals, shown)
     if links_only:
         shown = np.zeros_like(shown)  # links alone are navigation, not content
