@@ -199,3 +199,23 @@ def test_the_bundle_sets_both_thresholds_and_an_older_one_gets_the_defaults() ->
     extractor = LearnedPageExtractor(older)
     assert extractor.threshold == 0.3
     assert extractor.article_threshold == DEFAULT_ARTICLE_BLOCK_THRESHOLD
+
+
+def test_a_caption_and_an_author_box_are_removed_as_side_boxes() -> None:
+    caption = "The lamp room at dusk, seen from the keepers' cottage. Photo: county archive"
+    bio = (
+        "Ann Reed writes about the coast's history and walks its cliffs every weekend with "
+        "her two dogs and a notebook full of questions for the old keepers."
+    )
+    body = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    html = (
+        f"<html><head><title>The keepers' log</title></head><body><article><h1>The keepers' "
+        f"log</h1>{body}<figure><img src='/l.jpg' alt=''><figcaption>{caption}</figcaption>"
+        f"</figure>{body.replace('log', 'journal')}<div class='author-bio'><p>{bio}</p></div>"
+        "</article></body></html>"
+    ).encode()
+    explanation = _explain(html, URL)
+    boxes = [b for b in explanation.blocks if b.text in (caption, bio)]
+    assert len(boxes) == 2
+    assert all(not b.kept and b.stage == "side boxes" and b.reason for b in boxes)
+    assert caption not in explanation.article.text and bio not in explanation.article.text

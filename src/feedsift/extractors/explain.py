@@ -49,7 +49,7 @@ __all__ = [
 DecisionStage = Literal[
     "block classifier", "repeated template", "navigation", "not shown", "visual end",
     "title block", "tidy", "comment list", "listing items", "forum thread",
-    "product specification", "links only",
+    "product specification", "side boxes", "links only",
 ]  # fmt: skip
 #: What a block is to the article.
 BlockRole = Literal["body", "title", "comment", "listing item", "thread post", "removed"]
@@ -172,7 +172,7 @@ def _shown_stage(shown: ShownBlocks, content: np.ndarray, i: int) -> DecisionSta
         return "listing items"
     if shown.thread is not None and shown.thread.blocks[i]:
         return "forum thread"
-    return "product specification"
+    return "product specification" if shown.mask[i] else "side boxes"
 
 
 def _role(decision: BlockDecision, shown: ShownBlocks, stage: DecisionStage, i: int) -> BlockRole:
@@ -202,6 +202,8 @@ _REASONS: dict[DecisionStage, tuple[str, str]] = {
                       "removed: inside a listed item, not its title or teaser"),
     "forum thread": ("kept: part of a post of the forum thread", ""),
     "product specification": ("kept: in the product's specification table", ""),
+    "side boxes": ("", "removed: a figure caption, or in a box of customers' reviews or "
+                       "about the author"),
     "links only": ("", "removed: the body was links alone (navigation, not content)"),
 }  # fmt: skip
 

@@ -25,6 +25,7 @@ from feedsift.extractors.block_dates import (
     writes_day,
 )
 from feedsift.extractors.body import assemble_body
+from feedsift.extractors.boxes import AUTHOR_BIO_WORDS, named_box_blocks
 from feedsift.extractors.captions import without_captions
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
@@ -378,7 +379,7 @@ class ShownBlocks:
 def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | None) -> ShownBlocks:
     """What the article shows of a page: the decision's ``content``, or a listing's items,
     plus a forum thread's posts or a product's specification table (less its customers'
-    reviews); an article's figure captions leave it."""
+    reviews); an article's author box and figure captions leave it."""
     kind = _page_kind(decision.kinds.guess, listing is not None)
     shown = listing.text_blocks(decision.content) if listing else decision.content
     thread = find_thread(page.view) if kind is PageKind.FORUM else None
@@ -389,11 +390,17 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
         specification = specification_blocks(page.view, decision.best_subtree)
         shown = (shown | specification) & ~review_blocks(page.view, decision.best_subtree)
     if kind is PageKind.ARTICLE:
-        shown = without_captions(page.view, shown, decision.analysis.signals.words)
+        shown = _article_blocks(page, decision, shown)
     links_only = listing is None and _link_words_only(decision.analysis.signals, shown)
     if links_only:
         shown = np.zeros_like(shown)  # links alone are navigation, not content
     return ShownBlocks(shown, kind, listing, thread, specification, links_only)
+
+
+def _article_blocks(page: ParsedPage, decision: BlockDecision, shown: np.ndarray) -> np.ndarray:
+    """An article's shown blocks less the boxes about its author and its figure captions."""
+    shown = shown & ~named_box_blocks(page.view, decision.best_subtree, AUTHOR_BIO_WORDS)
+    return without_captions(page.view, shown, decision.analysis.signals.words)
 
 
 @dataclass(frozen=True, slots=True)
