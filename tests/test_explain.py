@@ -201,7 +201,14 @@ def test_the_bundle_sets_both_thresholds_and_an_older_one_gets_the_defaults() ->
     assert extractor.article_threshold == DEFAULT_ARTICLE_BLOCK_THRESHOLD
 
 
-def test_a_caption_and_an_author_box_are_removed_as_side_boxes() -> None:
+def test_captions_asides_footers_and_author_boxes_are_removed_as_side_boxes() -> None:
+    fact = (
+        "The first lighthouse on this coast was lit in 1791 and burned whale oil for sixty years."
+    )
+    tags = (
+        "This story is part of our series on the coast's working past, with letters from the "
+        "keepers' families and the county archive's photographs of every light."
+    )
     caption = "The lamp room at dusk, seen from the keepers' cottage. Photo: county archive"
     bio = (
         "Ann Reed writes about the coast's history and walks its cliffs every weekend with "
@@ -211,11 +218,12 @@ def test_a_caption_and_an_author_box_are_removed_as_side_boxes() -> None:
     html = (
         f"<html><head><title>The keepers' log</title></head><body><article><h1>The keepers' "
         f"log</h1>{body}<figure><img src='/l.jpg' alt=''><figcaption>{caption}</figcaption>"
-        f"</figure>{body.replace('log', 'journal')}<div class='author-bio'><p>{bio}</p></div>"
+        f"</figure>{body.replace('log', 'journal')}<aside><p>{fact}</p></aside>"
+        f"<div class='author-bio'><p>{bio}</p></div><footer><p>{tags}</p></footer>"
         "</article></body></html>"
     ).encode()
     explanation = _explain(html, URL)
-    boxes = [b for b in explanation.blocks if b.text in (caption, bio)]
-    assert len(boxes) == 2
+    boxes = [b for b in explanation.blocks if b.text in (caption, bio, fact, tags)]
+    assert len(boxes) == 4
     assert all(not b.kept and b.stage == "side boxes" and b.reason for b in boxes)
-    assert caption not in explanation.article.text and bio not in explanation.article.text
+    assert all(b.text not in explanation.article.text for b in boxes)

@@ -202,8 +202,8 @@ _REASONS: dict[DecisionStage, tuple[str, str]] = {
                       "removed: inside a listed item, not its title or teaser"),
     "forum thread": ("kept: part of a post of the forum thread", ""),
     "product specification": ("kept: in the product's specification table", ""),
-    "side boxes": ("", "removed: a figure caption, or in a box of customers' reviews or "
-                       "about the author"),
+    "side boxes": ("", "removed: a figure caption, or in an <aside>, a <footer> or a box "
+                       "of customers' reviews or about the author"),
     "links only": ("", "removed: the body was links alone (navigation, not content)"),
 }  # fmt: skip
 

@@ -25,7 +25,12 @@ from feedsift.extractors.block_dates import (
     writes_day,
 )
 from feedsift.extractors.body import assemble_body
-from feedsift.extractors.boxes import AUTHOR_BIO_WORDS, named_box_blocks
+from feedsift.extractors.boxes import (
+    AUTHOR_BIO_WORDS,
+    SIDE_TAGS,
+    named_box_blocks,
+    tagged_box_blocks,
+)
 from feedsift.extractors.captions import without_captions
 from feedsift.extractors.chunks import chunked_body
 from feedsift.extractors.cleanup import tidy_body
@@ -398,8 +403,11 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
 
 
 def _article_blocks(page: ParsedPage, decision: BlockDecision, shown: np.ndarray) -> np.ndarray:
-    """An article's shown blocks less the boxes about its author and its figure captions."""
-    shown = shown & ~named_box_blocks(page.view, decision.best_subtree, AUTHOR_BIO_WORDS)
+    """An article's shown blocks less its side boxes (``<aside>``, ``<footer>``, the box
+    about its author) and its figure captions."""
+    body = decision.best_subtree
+    boxes = named_box_blocks(page.view, body, AUTHOR_BIO_WORDS)
+    shown = shown & ~(boxes | tagged_box_blocks(page.view, body, SIDE_TAGS))
     return without_captions(page.view, shown, decision.analysis.signals.words)
 
 
