@@ -384,7 +384,8 @@ class ShownBlocks:
 def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | None) -> ShownBlocks:
     """What the article shows of a page: the decision's ``content``, or a listing's items,
     plus a forum thread's posts or a product's specification table (less its customers'
-    reviews); an article's author box and figure captions leave it."""
+    reviews); an article's side boxes (asides, footers, the author's box) and figure
+    captions leave it."""
     kind = _page_kind(decision.kinds.guess, listing is not None)
     shown = listing.text_blocks(decision.content) if listing else decision.content
     thread = find_thread(page.view) if kind is PageKind.FORUM else None
