@@ -97,6 +97,20 @@ def test_product_page_keeps_description_and_specifications() -> None:
     assert "Cairngorms" not in article.text and "stitching" not in article.text  # reviews
 
 
+def test_a_product_pages_aside_leaves_its_text() -> None:
+    aside = (
+        "<aside class='delivery-note'><p>Free delivery on orders over fifty pounds to every "
+        "address in the mainland, with returns accepted for sixty days after the parcel "
+        "reaches you.</p></aside>"
+    )
+    specs = ' <div class="specs">'
+    html = _page("product.html").decode().replace(specs, aside + specs, 1)
+    article = feedsift.extract(html.encode(), "https://shop.example.org/p/trailmate-40/")
+    assert article.kind is PageKind.PRODUCT
+    assert "ventilated back panel" in article.text and "Recycled ripstop nylon" in article.text
+    assert "Free delivery" not in article.text
+
+
 def test_a_review_box_that_holds_the_body_is_not_customers_reviews() -> None:
     html = """<html><body><div class="review-page"><article class="post">
     <h1>Trailmate 40 reviewed</h1><p>We took it up three hills.</p></article>

@@ -1,13 +1,14 @@
-"""Figure captions leave an article's text.
+"""Figure captions leave the text of a page that is one piece of content.
 
 A ``<figcaption>`` says what a picture shows and who took it ("Protesters in Paris on
 Tuesday. Photo: AFP"): it is not a sentence of the story. Most gold sets leave captions out
 (on the train splits, the share of ``<figcaption>`` words that gold keeps: Fundus 0.01,
 `wceb2026` 0.23; Readability's 0.66 is the exception), trafilatura leaves them out, and the
 block classifier, meeting a set's captions for the first time, keeps a part of them. On a
-page the kind classifier calls an article, blocks inside a ``<figcaption>`` leave the text,
-unless they are most of it (a photo post whose words are its captions). Captions named only
-by a class ("embed-caption") stay with the classifier: gold keeps such boxes on some sets.
+page that is one piece of content (an article, a forum thread, a product page ...), blocks
+inside a ``<figcaption>`` leave the text, unless they are most of it (a photo post whose
+words are its captions). Captions named only by a class ("embed-caption") stay with the
+classifier: gold keeps such boxes on some sets.
 """
 
 from __future__ import annotations

@@ -384,8 +384,8 @@ class ShownBlocks:
 def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | None) -> ShownBlocks:
     """What the article shows of a page: the decision's ``content``, or a listing's items,
     plus a forum thread's posts or a product's specification table (less its customers'
-    reviews); an article's side boxes (asides, footers, the author's box) and figure
-    captions leave it."""
+    reviews); side boxes (asides, footers, the author's box) and figure captions leave a
+    page that is one piece of content."""
     kind = _page_kind(decision.kinds.guess, listing is not None)
     shown = listing.text_blocks(decision.content) if listing else decision.content
     thread = find_thread(page.view) if kind is PageKind.FORUM else None
@@ -395,7 +395,7 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
     if kind is PageKind.PRODUCT:
         specification = specification_blocks(page.view, decision.best_subtree)
         shown = (shown | specification) & ~review_blocks(page.view, decision.best_subtree)
-    if kind is PageKind.ARTICLE:
+    if kind in SINGLE_KINDS:
         shown = _article_blocks(page, decision, shown)
     links_only = listing is None and _link_words_only(decision.analysis.signals, shown)
     if links_only:
@@ -404,8 +404,9 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
 
 
 def _article_blocks(page: ParsedPage, decision: BlockDecision, shown: np.ndarray) -> np.ndarray:
-    """An article's shown blocks less its side boxes (``<aside>``, ``<footer>``, the box
-    about its author) and its figure captions."""
+    """The shown blocks of one piece of content (an article, a thread, a product ...) less
+    its side boxes (``<aside>``, ``<footer>``, the box about its author) and its figure
+    captions."""
     body = decision.best_subtree
     boxes = named_box_blocks(page.view, body, AUTHOR_BIO_WORDS)
     shown = shown & ~(boxes | tagged_box_blocks(page.view, body, SIDE_TAGS))
