@@ -227,3 +227,17 @@ def test_captions_asides_footers_and_author_boxes_are_removed_as_side_boxes() ->
     assert len(boxes) == 4
     assert all(not b.kept and b.stage == "side boxes" and b.reason for b in boxes)
     assert all(b.text not in explanation.article.text for b in boxes)
+
+
+def test_a_forum_posts_footer_is_a_side_box_not_a_thread_post() -> None:
+    end = "twenty to three hundred pounds.</p>"
+    footer = (
+        "<footer class='signature'><p>My bench: a second-hand oscilloscope, a bench supply "
+        "and far too many unfinished fuzz pedals waiting for the right transistors.</p></footer>"
+    )
+    html = FORUM.read_text().replace(end, end + footer, 1)
+    explanation = _explain(html, FORUM_URL)
+    assert explanation.article.kind is PageKind.FORUM
+    signature = [b for b in explanation.blocks if b.text.startswith("My bench:")]
+    assert signature and not signature[0].kept
+    assert signature[0].stage == "side boxes" and signature[0].reason

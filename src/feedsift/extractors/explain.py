@@ -170,9 +170,11 @@ def _shown_stage(shown: ShownBlocks, content: np.ndarray, i: int) -> DecisionSta
         return "links only"
     if shown.listing is not None and shown.listing.item_blocks[i]:
         return "listing items"
+    if not shown.mask[i]:  # a single page's side box, even inside a forum post
+        return "side boxes"
     if shown.thread is not None and shown.thread.blocks[i]:
         return "forum thread"
-    return "product specification" if shown.mask[i] else "side boxes"
+    return "product specification"
 
 
 def _role(decision: BlockDecision, shown: ShownBlocks, stage: DecisionStage, i: int) -> BlockRole:
