@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from feedsift.extractors.boxes import tagged_box_blocks
 from feedsift.parsing.blocks import BlockView
 
 __all__ = ["CAPTION_TAGS", "caption_blocks", "without_captions"]
@@ -24,12 +25,8 @@ CAPTION_TAGS = frozenset({"figcaption"})
 
 
 def caption_blocks(view: BlockView) -> np.ndarray:
-    """Per block: whether it lies inside a figure's caption."""
-    mask = np.zeros(len(view.blocks), dtype=bool)
-    for subtree in view.subtrees:
-        if subtree.tag in CAPTION_TAGS and not mask[subtree.first_block]:
-            mask[subtree.first_block : subtree.last_block + 1] = True
-    return mask
+    """Per block: whether it lies inside a figure's caption (no caption holds a body)."""
+    return tagged_box_blocks(view, -1, CAPTION_TAGS)
 
 
 def without_captions(view: BlockView, shown: np.ndarray, words: np.ndarray) -> np.ndarray:

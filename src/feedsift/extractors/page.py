@@ -396,14 +396,14 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
         specification = specification_blocks(page.view, decision.best_subtree)
         shown = (shown | specification) & ~review_blocks(page.view, decision.best_subtree)
     if kind in SINGLE_KINDS:
-        shown = _article_blocks(page, decision, shown)
+        shown = _single_page_blocks(page, decision, shown)
     links_only = listing is None and _link_words_only(decision.analysis.signals, shown)
     if links_only:
         shown = np.zeros_like(shown)  # links alone are navigation, not content
     return ShownBlocks(shown, kind, listing, thread, specification, links_only)
 
 
-def _article_blocks(page: ParsedPage, decision: BlockDecision, shown: np.ndarray) -> np.ndarray:
+def _single_page_blocks(page: ParsedPage, decision: BlockDecision, shown: np.ndarray) -> np.ndarray:
     """The shown blocks of one piece of content (an article, a thread, a product ...) less
     its side boxes (``<aside>``, ``<footer>``, the box about its author) and its figure
     captions."""
