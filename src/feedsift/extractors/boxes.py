@@ -12,7 +12,7 @@ story).
 from __future__ import annotations
 
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 import numpy as np
@@ -79,22 +79,22 @@ def _names_in(words: frozenset[str]) -> Callable[[Subtree], bool]:
     return test
 
 
-def _holding(view: BlockView, body_subtree: int) -> set[int]:
-    """The body subtree and its ancestors."""
+def _holding(view: BlockView, kept: Sequence[int]) -> set[int]:
+    """The subtrees ``kept`` (``-1``: none) and their ancestors."""
     holding: set[int] = set()
-    at = body_subtree
-    while at >= 0:
-        holding.add(at)
-        at = view.subtrees[at].parent
+    for at in kept:
+        while at >= 0 and at not in holding:
+            holding.add(at)
+            at = view.subtrees[at].parent
     return holding
 
 
 def _box_blocks(
-    view: BlockView, body_subtree: int, is_box: Callable[[Subtree], bool]
+    view: BlockView, kept: Sequence[int], is_box: Callable[[Subtree], bool]
 ) -> np.ndarray:
-    """The blocks inside subtrees ``is_box`` accepts, but for those holding the body."""
+    """The blocks inside subtrees ``is_box`` accepts, but for those holding a ``kept`` one."""
     mask = np.zeros(len(view.blocks), dtype=bool)
-    holding = _holding(view, body_subtree)
+    holding = _holding(view, kept)
     for subtree in view.subtrees:
         if subtree.index in holding or mask[subtree.first_block]:
             continue
@@ -103,12 +103,23 @@ def _box_blocks(
     return mask
 
 
-def named_box_blocks(view: BlockView, body_subtree: int, words: frozenset[str]) -> np.ndarray:
+def _kept_subtrees(view: BlockView, body_subtree: int, title_block: int) -> tuple[int, ...]:
+    """The body subtree and the title block's owner: a box that holds either is the post."""
+    return (body_subtree, view.blocks[title_block].subtree if title_block >= 0 else -1)
+
+
+def named_box_blocks(
+    view: BlockView, body_subtree: int, words: frozenset[str], title_block: int = -1
+) -> np.ndarray:
     """The blocks inside boxes whose class or id has one of ``words``, but for boxes that
-    hold the body subtree (``-1``: no body, every such box counts)."""
-    return _box_blocks(view, body_subtree, _names_in(words))
+    hold the body subtree or the title block (``-1``: none)."""
+    return _box_blocks(view, _kept_subtrees(view, body_subtree, title_block), _names_in(words))
 
 
-def tagged_box_blocks(view: BlockView, body_subtree: int, tags: frozenset[str]) -> np.ndarray:
-    """The blocks inside elements of ``tags``, but for those that hold the body subtree."""
-    return _box_blocks(view, body_subtree, lambda subtree: subtree.tag in tags)
+def tagged_box_blocks(
+    view: BlockView, body_subtree: int, tags: frozenset[str], title_block: int = -1
+) -> np.ndarray:
+    """The blocks inside elements of ``tags``, but for those that hold the body subtree or
+    the title block (``-1``: none)."""
+    kept = _kept_subtrees(view, body_subtree, title_block)
+    return _box_blocks(view, kept, lambda subtree: subtree.tag in tags)

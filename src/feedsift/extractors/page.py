@@ -60,12 +60,14 @@ from feedsift.extractors.repeats import repeat_candidates, repeated_blocks
 from feedsift.extractors.roles import ClassRoleCache
 from feedsift.extractors.signals import PageSignals
 from feedsift.extractors.stages import block_looks, choose_title, score_subtrees
+from feedsift.extractors.subtrees import outside_side_boxes
 from feedsift.extractors.thread import Thread, find_thread
 from feedsift.extractors.title_ranker import RankerPage, choose_title_text, visible_titles
 from feedsift.extractors.token_classes import TokenClassCache
 from feedsift.extractors.visual_end import after_visual_end
 from feedsift.metadata import PageMetadata, read_metadata
 from feedsift.metadata.dates import htmldate_published, same_day_loosely
+from feedsift.parsing.blocks import BlockView
 from feedsift.parsing.layout import LayoutProvider
 from feedsift.parsing.page import ParsedPage
 from feedsift.records import Article, Comment, FieldSource, PageKind, Provenance, SourceKind
@@ -228,7 +230,8 @@ class LearnedPageExtractor:
         title = choose_title(analysis.titles, self._title_model)
         context = score_subtrees(signals, table, analysis.subtree_tags, title.block,
                                  self._subtree)  # fmt: skip
-        body = chunked_body(page.view.subtrees, table, signals.roles.own, context.best_subtree)
+        best = outside_side_boxes(table, analysis.subtree_tags, context)
+        body = chunked_body(page.view.subtrees, table, signals.roles.own, best)
         context = replace(context, best_subtree=body, kind_scores=kind_vector(guess))
         looks = block_looks(signals, table, context, self._block, self._refine)
         scores = looks.final
@@ -406,11 +409,24 @@ def shown_blocks(page: ParsedPage, decision: BlockDecision, listing: Listing | N
 def _single_page_blocks(page: ParsedPage, decision: BlockDecision, shown: np.ndarray) -> np.ndarray:
     """The shown blocks of one piece of content (an article, a thread, a product ...) less
     its side boxes (``<aside>``, ``<footer>``, the box about its author) and its figure
-    captions."""
-    body = decision.best_subtree
-    boxes = named_box_blocks(page.view, body, AUTHOR_BIO_WORDS)
-    shown = shown & ~(boxes | tagged_box_blocks(page.view, body, SIDE_TAGS))
-    return without_captions(page.view, shown, decision.analysis.signals.words)
+    captions. A box that holds the body subtree stays, and so does one that holds the
+    title block and most of the shown words (an early HTML5 ``<aside class="blogPost">``);
+    a title block alone does not keep its box: it may be a sidebar's link to the post."""
+    words = decision.analysis.signals.words
+    boxes = _side_boxes(page.view, decision.best_subtree, -1)
+    if decision.title_block >= 0 and boxes[decision.title_block]:
+        spared = _side_boxes(page.view, decision.best_subtree, decision.title_block)
+        if 2 * words[shown & boxes & ~spared].sum() > words[shown].sum():
+            boxes = spared  # the box holds the headline and most of the text: the post
+    return without_captions(page.view, shown & ~boxes, words)
+
+
+def _side_boxes(view: BlockView, body: int, title: int) -> np.ndarray:
+    """The blocks of the side boxes and author boxes that hold neither the body subtree
+    nor the title block (``-1``: none)."""
+    named = named_box_blocks(view, body, AUTHOR_BIO_WORDS, title)
+    found: np.ndarray = named | tagged_box_blocks(view, body, SIDE_TAGS, title)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,12 @@ blocks would reach as the whole body; the best-scoring candidate marks the body 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from feedsift.extractors.features import BlockContext
 from feedsift.extractors.ranges import SubtreeTable
 from feedsift.extractors.roles import role_bits
 from feedsift.extractors.signals import PageSignals
@@ -22,6 +24,8 @@ __all__ = [
     "MIN_CANDIDATE_SHARE",
     "SubtreeCandidates",
     "candidate_f1",
+    "in_side_boxes",
+    "outside_side_boxes",
     "subtree_candidates",
 ]
 
@@ -106,6 +110,45 @@ def subtree_candidates(
         _title_relation(table, idx, title, n),
     ]) if len(idx) else np.zeros((0, 0))
     return SubtreeCandidates(idx, features)
+
+
+#: Tags whose subtrees are never the body when another candidate is: a page's side column,
+#: its menus and its footer (an ``<aside>`` of related teasers looks like a post) ...
+SIDE_BOX_TAGS = frozenset({"aside", "nav", "footer"})
+#: ... unless an element of these tags lies between: a site that wraps its main column in
+#: an ``<aside>`` still marks its post as an ``<article>``.
+CONTENT_BOX_TAGS = frozenset({"article", "main"})
+
+
+def in_side_boxes(table: SubtreeTable, tags: Sequence[str], title: int) -> np.ndarray:
+    """Per subtree: whether its nearest :data:`SIDE_BOX_TAGS` or :data:`CONTENT_BOX_TAGS`
+    element (itself or an ancestor) is a side box; a box that holds the title block
+    ``title`` is the post, not a side box (parents come before their children)."""
+    holds_title = (table.first <= title) & (title <= table.last)
+    inside = [tag in SIDE_BOX_TAGS and not held
+              for tag, held in zip(tags, holds_title.tolist(), strict=True)]  # fmt: skip
+    for child, parent in enumerate(table.parent.tolist()):
+        if parent >= 0 and inside[parent] and tags[child] not in CONTENT_BOX_TAGS:
+            inside[child] = True
+    return np.array(inside, dtype=bool)
+
+
+def outside_side_boxes(table: SubtreeTable, tags: Sequence[str], context: BlockContext) -> int:
+    """The context's body subtree, or when it lies in a side box that does not hold the
+    title block, the best-scored candidate (the subtree stage's scores are 0 for
+    non-candidates) outside side boxes; the body subtree when the page has no title block
+    or every candidate is in a side box. At extraction only: training keeps the learned
+    choice."""
+    best, scores = context.best_subtree, context.subtree_scores
+    if best < 0 or context.title < 0:
+        return best  # without a headline outside the box, nothing says it is not the post
+    side = in_side_boxes(table, tags, context.title)
+    if not side[best]:
+        return best
+    others = np.flatnonzero((scores != 0) & ~side)
+    if not len(others):
+        return best
+    return int(others[np.argmax(scores[others])])
 
 
 def candidate_f1(table: SubtreeTable, idx: np.ndarray, content_words: np.ndarray) -> np.ndarray:
