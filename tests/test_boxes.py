@@ -10,6 +10,7 @@ import numpy as np
 from feedsift.api import bundled_extractor
 from feedsift.extractors.boxes import (
     AUTHOR_BIO_WORDS,
+    CONSENT_WORDS,
     SIDE_TAGS,
     named_box_blocks,
     tagged_box_blocks,
@@ -122,3 +123,19 @@ def test_a_sidebar_linking_to_the_post_does_not_keep_itself_by_its_title() -> No
         "</ul></aside></div></body></html>"
     )
     assert _shown_words(html, "page", "Ten bridges") == [STORY.strip()]
+
+
+def test_a_consent_managers_banner_leaves_a_single_page() -> None:
+    banner = (
+        "<div id='onetrust-consent-sdk'><div id='onetrust-policy'><p>We and our partners "
+        "store and access personal data, like browsing data, on your device.</p></div></div>"
+        "<div class='cookie-consent'><p>This site uses cookies to improve your visit.</p></div>"
+    )
+    html = (
+        f"<html><body><div id='page'><h1>Ten bridges</h1><div class='post'><p>{STORY}</p>"
+        f"</div></div>{banner}</body></html>"
+    )
+    assert _shown_words(html, "page", "Ten bridges") == ["Ten bridges", STORY.strip()]
+    view = parse_page(html).view
+    consent = named_box_blocks(view, -1, CONSENT_WORDS)
+    assert int(consent.sum()) == 2

@@ -22,7 +22,9 @@ from feedsift.parsing.blocks import BlockView, Subtree
 
 __all__ = [
     "AUTHOR_BIO_WORDS",
+    "CONSENT_WORDS",
     "REVIEW_WORDS",
+    "SIDE_BOX_WORDS",
     "SIDE_TAGS",
     "named_box_blocks",
     "tagged_box_blocks",
@@ -37,6 +39,12 @@ REVIEW_WORDS = frozenset({"review", "reviews"})
 #: 400 train pages a set): Dragnet 0.00 (24 pages), Fundus 0.00 (15), `wceb2026` 0.00 (17),
 #: Readability 0.07 (6); CleanEval, which keeps most of a page, 0.95 (4).
 AUTHOR_BIO_WORDS = frozenset({"bio", "biography", "authorbio", "aboutauthor", "authorbox"})
+#: Class and id words of a consent manager's banner and dialog (``#onetrust-consent-sdk``,
+#: ``div.cookie-consent``). Share of their words that gold keeps (train splits): none, on
+#: every set where they occur (Fundus 10 pages, `wceb2026` 14, Readability, trafilatura set).
+CONSENT_WORDS = frozenset({"consent", "onetrust"})
+#: The named boxes that leave a page that is one piece of content.
+SIDE_BOX_WORDS = AUTHOR_BIO_WORDS | CONSENT_WORDS
 
 #: HTML's elements for what is beside a story (``<aside>``: sidebars, pull-outs, fact boxes)
 #: and after it (``<footer>``: tags, share bars, the author line). Share of their words that

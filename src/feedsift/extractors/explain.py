@@ -205,7 +205,7 @@ _REASONS: dict[DecisionStage, tuple[str, str]] = {
     "forum thread": ("kept: part of a post of the forum thread", ""),
     "product specification": ("kept: in the product's specification table", ""),
     "side boxes": ("", "removed: a figure caption, or in an <aside>, a <footer> or a box "
-                       "of customers' reviews or about the author"),
+                       "of customers' reviews, about the author or asking cookie consent"),
     "links only": ("", "removed: the body was links alone (navigation, not content)"),
 }  # fmt: skip
 

@@ -26,7 +26,7 @@ from feedsift.extractors.block_dates import (
 )
 from feedsift.extractors.body import assemble_body
 from feedsift.extractors.boxes import (
-    AUTHOR_BIO_WORDS,
+    SIDE_BOX_WORDS,
     SIDE_TAGS,
     named_box_blocks,
     tagged_box_blocks,
@@ -424,7 +424,7 @@ def _single_page_blocks(page: ParsedPage, decision: BlockDecision, shown: np.nda
 def _side_boxes(view: BlockView, body: int, title: int) -> np.ndarray:
     """The blocks of the side boxes and author boxes that hold neither the body subtree
     nor the title block (``-1``: none)."""
-    named = named_box_blocks(view, body, AUTHOR_BIO_WORDS, title)
+    named = named_box_blocks(view, body, SIDE_BOX_WORDS, title)
     found: np.ndarray = named | tagged_box_blocks(view, body, SIDE_TAGS, title)
     return found
 
