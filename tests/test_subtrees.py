@@ -74,3 +74,17 @@ def test_a_body_subtree_in_a_side_box_moves_to_the_best_candidate_outside() -> N
     only[names["related"]] = 0.6
     context = BlockContext(title, only, names["related"])
     assert outside_side_boxes(table, tags, context) == names["related"]
+
+
+def test_one_subtrees_answer_on_its_way_up_agrees_with_the_whole_page() -> None:
+    from feedsift.extractors.subtrees import _in_side_box
+
+    nested = (
+        "<html><body><h1>Site</h1><aside id='column'><div><article><p>Story.</p></article>"
+        "</div><nav><p>Menu</p></nav></aside><footer><aside><p>x</p></aside></footer></body></html>"
+    )
+    for html, title_text in ((PAGE, "The headline"), (nested, "Site"), (nested, "Story.")):
+        tags, table, _ = _subtrees(html)
+        title = _title(html, title_text)
+        whole = in_side_boxes(table, tags, title)
+        assert [_in_side_box(table, tags, i, title) for i in range(len(tags))] == whole.tolist()

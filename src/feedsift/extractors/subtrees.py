@@ -133,6 +133,17 @@ def in_side_boxes(table: SubtreeTable, tags: Sequence[str], title: int) -> np.nd
     return np.array(inside, dtype=bool)
 
 
+def _in_side_box(table: SubtreeTable, tags: Sequence[str], at: int, title: int) -> bool:
+    """:func:`in_side_boxes` of one subtree, read on its way up (most pages: a dozen steps)."""
+    while at >= 0:
+        if tags[at] in CONTENT_BOX_TAGS:
+            return False
+        if tags[at] in SIDE_BOX_TAGS and not table.first[at] <= title <= table.last[at]:
+            return True
+        at = int(table.parent[at])
+    return False
+
+
 def outside_side_boxes(table: SubtreeTable, tags: Sequence[str], context: BlockContext) -> int:
     """The context's body subtree, or when it lies in a side box that does not hold the
     title block, the best-scored candidate (the subtree stage's scores are 0 for
@@ -142,9 +153,9 @@ def outside_side_boxes(table: SubtreeTable, tags: Sequence[str], context: BlockC
     best, scores = context.best_subtree, context.subtree_scores
     if best < 0 or context.title < 0:
         return best  # without a headline outside the box, nothing says it is not the post
-    side = in_side_boxes(table, tags, context.title)
-    if not side[best]:
+    if not _in_side_box(table, tags, best, context.title):
         return best
+    side = in_side_boxes(table, tags, context.title)
     others = np.flatnonzero((scores != 0) & ~side)
     if not len(others):
         return best
