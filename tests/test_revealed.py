@@ -47,6 +47,21 @@ def test_content_a_script_reveals_stays() -> None:
     assert "harbour authority approved" in _text(locked)
 
 
+def test_a_streamed_segment_that_the_pages_script_moves_stays_without_a_landmark() -> None:
+    # Next.js streams a Suspense boundary's content in <div hidden id="S:1a"> and moves it
+    # into its placeholder with $RC (React 18) or $RR (React 19); no <main> or <article>
+    placeholder = '<template id="B:1a"></template><p>Loading</p>'
+    segment = f'<div hidden id="S:1a"><section><div class="prose"><p>{STORY}</p></div></section>'
+    segment += "</div>"
+    for move in ('$RC("B:1a","S:1a")', '$RR("B:1a","S:1a",[])'):
+        html = _page(f"{placeholder}{segment}<script>{move}</script>")
+        assert "harbour authority approved" in _text(html)
+    # a hidden segment no script moves, or another hidden id, still goes
+    assert "harbour authority approved" not in _text(_page(f"{placeholder}{segment}"))
+    other = _page(f'<div hidden id="S:2"><p>{STORY}</p></div><script>$RC("B:1","S:1")</script>')
+    assert "harbour authority approved" not in _text(other)
+
+
 def test_a_collapsed_panel_stays_and_a_collapsed_menu_goes() -> None:
     html = _page(
         f"<main><h1>Summit fire pit</h1><p>{STORY}</p>"

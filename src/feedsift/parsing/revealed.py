@@ -11,7 +11,9 @@ blog post):
 * **Content a script reveals.** React's streaming render sends the page in
   ``<div hidden id="S:0">`` and moves it into place; lock and consent apps hide ``<main>``'s
   content with ``display:none`` until they run. A hidden element that is or holds the
-  page's ``<main>`` or ``<article>``, or holds :data:`MAIN_SHARE` of ``<main>``'s text, stays.
+  page's ``<main>`` or ``<article>``, or holds :data:`MAIN_SHARE` of ``<main>``'s text, stays,
+  and so does every React segment that the page's inline script moves into place
+  (``$RC("B:0","S:0")``), wherever it is: a news site streams its story's text in one.
 * **A collapsed disclosure panel.** Product descriptions, specifications and FAQs sit in
   accordions and tabs (WAI-ARIA's disclosure pattern): a hidden element that a button's
   ``aria-controls`` names (or that holds one), or a ``tabpanel`` / ``region``, stays unless
@@ -23,6 +25,8 @@ kept on their train-split figures: ``wceb2026`` train 0.8237 -> 0.8272, Fundus t
 """
 
 from __future__ import annotations
+
+import re
 
 from lxml import etree
 
@@ -48,6 +52,11 @@ PANEL_ROLES = frozenset({"tabpanel", "region"})
 #: A collapsed panel whose text is at least this share link text is a menu, and goes.
 PANEL_LINK_SHARE = 0.5
 _CONTROLLED = etree.XPath("//@aria-controls")
+#: The id of a segment of React's streaming render (``<div hidden id="S:1a">``) in the
+#: inline script that moves it into place (``$RC("B:1a","S:1a")``).
+_REACT_SEGMENT_REF = re.compile(r'"(S:[0-9a-f]+)"')
+#: React's functions that complete a boundary (with its styles: React 19) or replace a segment.
+_REACT_MOVES = ("$RC(", "$RR(", "$RS(")
 
 
 def text_chars(element: etree._Element) -> int:
@@ -71,10 +80,28 @@ class Reveals:
         self.controlled = frozenset(v for value in values for v in str(value).split())
         #: ``<main>``'s text length, counted once (a page may hide thousands of icons in it)
         self._main_chars: dict[etree._Element, int] = {}
+        #: the React segments the page's inline scripts move into place (read now: cleaning
+        #: drops the scripts before it asks)
+        self.segments = frozenset(
+            name
+            for script in root.iter("script")
+            if script.text and any(move in script.text for move in _REACT_MOVES)
+            for name in _REACT_SEGMENT_REF.findall(script.text)
+        )
 
     def keeps(self, element: etree._Element) -> bool:
         """Whether the hidden ``element`` is content a script or a click reveals."""
-        return self._main_content(element) or self._collapsed_panel(element)
+        return (
+            self._main_content(element)
+            or self._streamed_segment(element)
+            or self._collapsed_panel(element)
+        )
+
+    def _streamed_segment(self, element: etree._Element) -> bool:
+        """A segment of React's streaming render that the page's own script moves into
+        place: the content of a Suspense boundary (Next.js's App Router), wherever it is."""
+        ident = element.get("id")
+        return ident is not None and ident in self.segments
 
     def _main_content(self, element: etree._Element) -> bool:
         if any(True for _ in element.iter(*LANDMARKS)):  # the element itself included
