@@ -5,6 +5,8 @@ when another candidate is, unless the aside is the post (it holds the title or a
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from feedsift.extractors.features import BlockContext
 from feedsift.extractors.pipeline import analyse_page
@@ -88,3 +90,26 @@ def test_one_subtrees_answer_on_its_way_up_agrees_with_the_whole_page() -> None:
         title = _title(html, title_text)
         whole = in_side_boxes(table, tags, title)
         assert [_in_side_box(table, tags, i, title) for i in range(len(tags))] == whole.tolist()
+
+
+_TAGS = st.sampled_from(["div", "section", "aside", "nav", "footer", "article", "main"])
+
+
+@st.composite
+def _trees(draw: st.DrawFn, depth: int = 0) -> str:
+    """Random nests of block elements, each holding a paragraph of one word."""
+    tag = draw(_TAGS)
+    children = draw(st.lists(_trees(depth + 1), max_size=3)) if depth < 3 else []
+    return f"<{tag}><p>w{draw(st.integers(0, 99))}</p>{''.join(children)}</{tag}>"
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=_trees(), pick=st.integers(0, 200))
+def test_the_way_up_agrees_with_the_whole_page_on_any_nest(body: str, pick: int) -> None:
+    from feedsift.extractors.subtrees import _in_side_box
+
+    html = f"<html><body>{body}</body></html>"
+    tags, table, _ = _subtrees(html)
+    title = pick % max(1, int(table.last.max()) + 1)
+    whole = in_side_boxes(table, tags, title)
+    assert [_in_side_box(table, tags, i, title) for i in range(len(tags))] == whole.tolist()
