@@ -15,16 +15,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from feedsift.extractors.boxes import SIDE_TAGS
 from feedsift.extractors.features import BlockContext
 from feedsift.extractors.ranges import SubtreeTable
 from feedsift.extractors.roles import role_bits
 from feedsift.extractors.signals import PageSignals
+from feedsift.parsing.revealed import LANDMARKS
 
 __all__ = [
     "MIN_CANDIDATE_SHARE",
     "SubtreeCandidates",
     "candidate_f1",
-    "in_side_boxes",
+    "in_side_box",
     "outside_side_boxes",
     "subtree_candidates",
 ]
@@ -113,28 +115,19 @@ def subtree_candidates(
 
 
 #: Tags whose subtrees are never the body when another candidate is: a page's side column,
-#: its menus and its footer (an ``<aside>`` of related teasers looks like a post) ...
-SIDE_BOX_TAGS = frozenset({"aside", "nav", "footer"})
-#: ... unless an element of these tags lies between: a site that wraps its main column in
-#: an ``<aside>`` still marks its post as an ``<article>``.
-CONTENT_BOX_TAGS = frozenset({"article", "main"})
+#: its footer (the side boxes that leave single pages) and its menus (an ``<aside>`` of
+#: related teasers looks like a post) ...
+SIDE_BOX_TAGS = SIDE_TAGS | {"nav"}
+#: ... unless an element of these tags (the page's main content, whatever hides or holds
+#: it) lies between: a site that wraps its main column in an ``<aside>`` still marks its
+#: post as an ``<article>``.
+CONTENT_BOX_TAGS = LANDMARKS
 
 
-def in_side_boxes(table: SubtreeTable, tags: Sequence[str], title: int) -> np.ndarray:
-    """Per subtree: whether its nearest :data:`SIDE_BOX_TAGS` or :data:`CONTENT_BOX_TAGS`
+def in_side_box(table: SubtreeTable, tags: Sequence[str], at: int, title: int) -> bool:
+    """Whether subtree ``at``'s nearest :data:`SIDE_BOX_TAGS` or :data:`CONTENT_BOX_TAGS`
     element (itself or an ancestor) is a side box; a box that holds the title block
-    ``title`` is the post, not a side box (parents come before their children)."""
-    holds_title = (table.first <= title) & (title <= table.last)
-    inside = [tag in SIDE_BOX_TAGS and not held
-              for tag, held in zip(tags, holds_title.tolist(), strict=True)]  # fmt: skip
-    for child, parent in enumerate(table.parent.tolist()):
-        if parent >= 0 and inside[parent] and tags[child] not in CONTENT_BOX_TAGS:
-            inside[child] = True
-    return np.array(inside, dtype=bool)
-
-
-def _in_side_box(table: SubtreeTable, tags: Sequence[str], at: int, title: int) -> bool:
-    """:func:`in_side_boxes` of one subtree, read on its way up (most pages: a dozen steps)."""
+    ``title`` (``-1``: none) is the post, not a side box. Read on the way up."""
     while at >= 0:
         if tags[at] in CONTENT_BOX_TAGS:
             return False
@@ -150,16 +143,16 @@ def outside_side_boxes(table: SubtreeTable, tags: Sequence[str], context: BlockC
     non-candidates) outside side boxes; the body subtree when the page has no title block
     or every candidate is in a side box. At extraction only: training keeps the learned
     choice."""
-    best, scores = context.best_subtree, context.subtree_scores
-    if best < 0 or context.title < 0:
+    best, scores, title = context.best_subtree, context.subtree_scores, context.title
+    if best < 0 or title < 0:
         return best  # without a headline outside the box, nothing says it is not the post
-    if not _in_side_box(table, tags, best, context.title):
+    if not in_side_box(table, tags, best, title):
         return best
-    side = in_side_boxes(table, tags, context.title)
-    others = np.flatnonzero((scores != 0) & ~side)
-    if not len(others):
+    candidates = np.flatnonzero(scores != 0).tolist()
+    others = [i for i in candidates if not in_side_box(table, tags, i, title)]
+    if not others:
         return best
-    return int(others[np.argmax(scores[others])])
+    return max(others, key=lambda i: scores[i])
 
 
 def candidate_f1(table: SubtreeTable, idx: np.ndarray, content_words: np.ndarray) -> np.ndarray:
