@@ -11,7 +11,10 @@ task), then times
       --method page
   feedsift extract SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -f jsonl -o OUT.jsonl -j N
 
-as whole commands, one after the other (the Spark times include starting the JVM;
+as whole commands, one after the other (the Spark times include starting the JVM, which
+maps the class archive in the run's own ``--class-cache``: a first, untimed-in-the-table run
+on the smallest sample saves it, and its seconds are printed apart; ``--no-class-cache``
+times Spark without the archive;
 ``--rounds`` R runs each R times, each round starting one command further along), and
 prints per size and round the seconds, the ratios to ``extract`` and the load average: the
 default job's ratio (Spark, and the site-level work of hosts with enough pages, which
@@ -126,7 +129,7 @@ def measure(size: int, args: argparse.Namespace, work: Path) -> SizeRun:
     outs = {name: work / f"{name.replace(' --method ', '-')}-{pages}.parquet"
             for name in COMMANDS[:2]}  # fmt: skip
     jsonl = work / f"extract-{pages}.jsonl"
-    argv = command_lines(warcs, outs, jsonl, args.jobs)
+    argv = command_lines(warcs, outs, jsonl, args)
     rounds, loads, summaries = [], [], {}
     for number in range(args.rounds):
         start = number % len(COMMANDS)
@@ -142,14 +145,37 @@ def measure(size: int, args: argparse.Namespace, work: Path) -> SizeRun:
 
 
 def command_lines(
-    warcs: list[str], outs: dict[str, Path], jsonl: Path, jobs: int
+    warcs: list[str], outs: dict[str, Path], jsonl: Path, args: argparse.Namespace
 ) -> dict[str, list[str]]:
     """The argument vector of each of :data:`COMMANDS`."""
-    spark = [*FEEDSIFT, "spark", *warcs, "--master", f"local[{jobs}]", "--overwrite", "-o"]
+    jobs = args.jobs
+    spark = [*FEEDSIFT, "spark", *warcs, "--master", f"local[{jobs}]", "--overwrite",
+             *class_cache_args(args), "-o"]  # fmt: skip
     return {"spark": [*spark, str(outs["spark"])],
             "spark --method page": [*spark, str(outs["spark --method page"]), "--method", "page"],
             "extract": [*FEEDSIFT, "extract", *warcs, "-f", "jsonl", "-o", str(jsonl), "-j",
                         str(jobs)]}  # fmt: skip
+
+
+def class_cache_args(args: argparse.Namespace) -> list[str]:
+    """The Spark commands' class archive arguments: the run's own folder, or none."""
+    if args.no_class_cache:
+        return ["--no-class-cache"]
+    return ["--class-cache", str(args.class_cache)]
+
+
+def save_archive(args: argparse.Namespace, work: Path) -> None:
+    """Run Spark once on a small sample so that the timed runs map a class archive (unless
+    ``--no-class-cache``); print how long that first, saving run took."""
+    if args.no_class_cache:
+        return
+    warcs = write_sample_files(sample_pages(args.shared, 20, args.seed), work / "warm", 1)
+    argv = [*FEEDSIFT, "spark", *warcs, "--master", f"local[{args.jobs}]", "--overwrite",
+            *class_cache_args(args), "-o", str(work / "warm.parquet")]  # fmt: skip
+    seconds, _ = timed(argv)
+    saved = sorted(args.class_cache.glob("spark-*.jsa"))
+    size = f"{saved[0].stat().st_size / 2**20:.0f} MB" if saved else "no archive saved"
+    print(f"first run (20 pages), saving the class archive: {seconds:.1f} s; {size}")
 
 
 def print_rounds(run: SizeRun) -> None:
@@ -188,6 +214,9 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--files", type=int, help="WARC files per sample (default: -j)")
     parser.add_argument("--rounds", type=int, default=1, help="times each command runs")
+    parser.add_argument(
+        "--no-class-cache", action="store_true", help="time Spark without the JVM's class archive"
+    )
     args = parser.parse_args()
     args.files = args.files or args.jobs
     if args.files < 1 or args.rounds < 1:
@@ -196,6 +225,8 @@ def main() -> int:
         print(f"{args.shared}/bench is missing: this check needs ../shared", file=sys.stderr)
         return 2
     work = Path(tempfile.mkdtemp(prefix="spark-throughput-"))
+    args.class_cache = work / "class-cache"
+    save_archive(args, work)
     print(f"{args.files} WARC file(s) per sample; spark on local[{args.jobs}], extract -j "
           f"{args.jobs}; ratios to extract")  # fmt: skip
     print("pages   round    spark      spark --method page    extract    ratio  page ratio"

@@ -141,6 +141,15 @@ def _no_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _own_cache_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """What feedsift caches (Spark's class archive) goes to the run's temporary folder, not
+    the user's ``~/.cache``."""
+    monkeypatch.setenv("FEEDSIFT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

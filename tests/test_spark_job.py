@@ -28,9 +28,10 @@ pytestmark = pytest.mark.skipif(
     reason="Spark needs Java 17 or later, and this machine has no java on the PATH nor JAVA_HOME",
 )
 
-#: Small and quiet: two cores shared with other jobs, two shuffle partitions, no web UI.
+#: Small and quiet: two cores shared with other jobs, two shuffle partitions, no web UI, no
+#: class archive (saving one costs a first run about 10 s; test_spark_classarchive.py).
 SPARK_ARGS = ("--master", "local[2]", "--partitions", "2",
-              "--conf", "spark.sql.shuffle.partitions=2")  # fmt: skip
+              "--conf", "spark.sql.shuffle.partitions=2", "--no-class-cache")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +43,11 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     stdout, stderr = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         status = main(["spark", str(warc), "-o", str(out), *SPARK_ARGS])
-    yield {"status": status, "warc": warc, "out": out, "rows": _read_parquet(out),
+    yield {"status": status, "warc": warc, "out": out, "rows": read_parquet(out),
            "stdout": stdout.getvalue(), "stderr": stderr.getvalue()}  # fmt: skip
 
 
-def _read_parquet(out: Path) -> list[dict[str, Any]]:
+def read_parquet(out: Path) -> list[dict[str, Any]]:
     from pyspark.sql import SparkSession
 
     spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
@@ -113,7 +114,7 @@ def test_method_page_gives_every_row_the_page_level_as_feedsift_extract(
         status = main(["spark", str(run["warc"]), "-o", str(out), "--method", "page",
                        *SPARK_ARGS])  # fmt: skip
     assert status == 1  # the broken record, as in the default run
-    rows = _read_parquet(out)
+    rows = read_parquet(out)
     assert len(rows) == BIG_PAGES + 3 and {row["method"] for row in rows} == {"page"}
     extracted = {a.page.url: a.article for a in feedsift.extract_warc(run["warc"])}
     assert all(row["text"] == extracted[row["url"]].text for row in rows)

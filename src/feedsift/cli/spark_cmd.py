@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from feedsift.cli import EXIT_FAILED, EXIT_OK, Subparsers, report
 from feedsift.cli.crawl_cmd import METHODS
@@ -11,6 +13,7 @@ from feedsift.cli.numbers import whole_number
 from feedsift.cli.warc_inputs import WarcTally
 from feedsift.errors import SparkJobError
 from feedsift.sitelevel.models import SiteOptions
+from feedsift.spark.classarchive import ArchivePlan, default_cache_dir, plan_archive
 from feedsift.spark.tally import LEARNED, PAGE_LEVEL, TEMPLATE, JobTally
 
 __all__ = ["register", "run"]
@@ -36,7 +39,11 @@ gives, and the job still reads, shuffles and sorts by site: what Spark itself co
 Records that are not HTML, not status 200, truncated by the crawler, too large or broken,
 and pages that fail to extract, are counted and reported at the end, one line per kind;
 they never stop the job. Needs the `spark` extra (pip install 'feedsift[spark]') and
-Java 17 or later. On a cluster, run it with spark-submit: see docs/scale.md."""
+Java 17 or later. On a cluster, run it with spark-submit: see docs/scale.md.
+
+The first run on a machine saves the classes Spark's JVM loaded in a class archive (about
+170 MB, in --class-cache); later runs map them from it and start about 3 s sooner. A new
+Spark, Java or class path makes a new archive; --no-class-cache runs without one."""
 
 EXAMPLES = """\
 examples:
@@ -112,11 +119,42 @@ def _add_spark_options(parser: argparse.ArgumentParser) -> None:
         help="another Spark setting (repeatable)",
     )
     group.add_argument(
+        "--class-cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where the JVM's class archive is kept (default: $FEEDSIFT_CACHE_DIR, else "
+        "$XDG_CACHE_HOME/feedsift, else ~/.cache/feedsift)",
+    )
+    group.add_argument(
+        "--no-class-cache",
+        action="store_true",
+        help="neither save nor map a class archive (every run loads Spark's classes anew)",
+    )
+    group.add_argument(
         "--max-size",
         type=float,
         default=50.0,
         metavar="MB",
         help="skip records larger than this, decompressed (default: 50)",
+    )
+
+
+def _class_archive(args: argparse.Namespace) -> ArchivePlan | None:
+    if args.no_class_cache:
+        return None
+    return plan_archive(args.class_cache or default_cache_dir(), tuple(args.conf))
+
+
+def _tell_archive(plan: ArchivePlan | None) -> None:
+    """One line on standard error when this run saved the class archive."""
+    if plan is None or plan.mode != "save" or not plan.path.exists():
+        return
+    size = plan.path.stat().st_size / MIB
+    print(
+        f"feedsift: saved Spark's classes in {plan.path} ({size:.0f} MB): later runs start "
+        "sooner (--no-class-cache: without it)",
+        file=sys.stderr,
     )
 
 
@@ -140,8 +178,10 @@ def run(args: argparse.Namespace) -> int:
         partitions=args.partitions, max_bytes=int(args.max_size * MIB),
         overwrite=args.overwrite, config=tuple(args.conf),
         site_level=None if args.method == "page" else SiteOptions(mode=args.method),
+        class_archive=_class_archive(args),
     )  # fmt: skip
     tally = run_job(settings)
+    _tell_archive(settings.class_archive)
     failures = _report(tally) + len(inputs.missing)
     print(f"spark: {_summary(tally)}")
     print(f"output: {args.output}")

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from feedsift.acquisition.warc import DEFAULT_MAX_RECORD_BYTES, WARC_SUFFIXES
 from feedsift.errors import SparkJobError
 from feedsift.sitelevel.models import SiteOptions
+from feedsift.spark.classarchive import JAVA_OPTIONS, ArchivePlan
 from feedsift.spark.hosts import DEFAULT_SITE_LEVEL
 from feedsift.spark.records import ARTICLE_COLUMNS, RecordKey, site_partition
 from feedsift.spark.tally import JobTally
@@ -83,6 +84,9 @@ class JobSettings:
     config: tuple[tuple[str, str], ...] = ()  #: more Spark settings (``--conf``)
     #: how big hosts learn (``None``: the page level on every page, as ``feedsift extract``)
     site_level: SiteOptions | None = DEFAULT_SITE_LEVEL
+    #: the driver JVM's class archive (:func:`~feedsift.spark.classarchive.plan_archive`;
+    #: ``None``: none), mapped or saved by this run
+    class_archive: ArchivePlan | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +146,8 @@ def run_job(settings: JobSettings) -> JobTally:
         raise SparkJobError(f"the Spark job failed: {_spark_reason(exc)}") from exc
     finally:
         spark.stop()
+        if settings.class_archive is not None:
+            settings.class_archive.finish()
 
 
 def require_extra() -> None:
@@ -162,6 +168,8 @@ def _session(settings: JobSettings) -> SparkSession:
         if conf.get("spark.master", "").startswith("local"):  # workers: this venv's feedsift
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         conf.setAll([*SESSION_CONFIG.items(), *settings.config]).setAppName("feedsift spark")
+        if settings.class_archive is not None:
+            conf.set(JAVA_OPTIONS, settings.class_archive.java_options(conf.get(JAVA_OPTIONS, "")))
         return SparkSession.builder.config(conf=conf).getOrCreate()
     except Exception as exc:  # Java missing, a bad master URL ...
         raise SparkJobError(f"Spark did not start: {_spark_reason(exc)} (needs Java 17 or "
