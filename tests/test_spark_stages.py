@@ -10,13 +10,21 @@ from pathlib import Path
 import pytest
 
 import feedsift
-from feedsift.acquisition.warc import WarcPage, WarcSkip
+from feedsift.acquisition.discovery import FEED_ONLY_MEDIA_TYPES
+from feedsift.acquisition.warc import WarcPage, WarcSkip, read_warc
+from feedsift.acquisition.warc_writer import write_warc
 from feedsift.api import bundled_extractor
 from feedsift.records import FeedItem
 from feedsift.sitelevel.models import SiteOptions
 from feedsift.spark.hosts import MIN_HOST_PAGES, partition_rows
 from feedsift.spark.job import spark_inputs
-from feedsift.spark.reading import KeyedRecord, keyed_records
+from feedsift.spark.reading import (
+    READ_MEDIA_TYPES,
+    KeyedRecord,
+    PackedPage,
+    keyed_records,
+    unpacked,
+)
 from feedsift.spark.records import (
     ITEM_ORDER,
     NO_DATE,
@@ -36,7 +44,16 @@ from feedsift.spark.tally import (
     TEMPLATE,
     JobTally,
 )
-from spark_warc import BIG_PAGES, BIG_SITE, IP_URL, SMALL_SITE, SMALL_URLS, big_url, write_crawl
+from spark_warc import (
+    BIG_PAGES,
+    BIG_SITE,
+    IP_URL,
+    SMALL_SITE,
+    SMALL_URLS,
+    big_url,
+    crawl_records,
+    write_crawl,
+)
 
 # --- site keys ------------------------------------------------------------------------------
 
@@ -116,8 +133,29 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def keyed(crawl: Path) -> tuple[list[KeyedRecord], JobTally]:
+    """The reading stage's records as the extraction reads them (packed pages read again)."""
     tally = JobTally()
-    return list(keyed_records("crawl.warc.gz", crawl.read_bytes(), tally)), tally
+    shuffled = keyed_records("crawl.warc.gz", crawl.read_bytes(), tally)
+    return [(key, unpacked(value)) for key, value in shuffled], tally
+
+
+def test_pages_of_a_warc_gz_travel_as_their_gzip_members_and_read_back_the_same(
+    crawl: Path, tmp_path: Path
+) -> None:
+    shuffled = list(keyed_records("crawl.warc.gz", crawl.read_bytes(), JobTally()))
+    packed = [value for _, value in shuffled if isinstance(value, PackedPage)]
+    direct = {p.record_id: p for p in read_warc(crawl, media_types=READ_MEDIA_TYPES)
+              if isinstance(p, WarcPage) and p.media_type not in FEED_ONLY_MEDIA_TYPES}  # fmt: skip
+    assert len(packed) == len(direct) == BIG_PAGES + 3
+    for value in packed:
+        page = unpacked(value)
+        assert isinstance(page, WarcPage) and page == direct[page.record_id]
+        assert len(value.member) < len(page.body)
+    plain = tmp_path / "crawl.warc"  # an uncompressed file: its pages travel as they are
+    write_warc(plain, crawl_records(), compress=False)
+    values = [value for _, value in keyed_records("crawl.warc", plain.read_bytes(), JobTally())]
+    assert not any(isinstance(value, PackedPage) for value in values)
+    assert sum(isinstance(value, WarcPage) for value in values) == BIG_PAGES + 3
 
 
 def test_reading_keys_pages_by_site_and_feed_items_by_their_links_host(

@@ -219,9 +219,11 @@ def _extract_partition(
     """One sorted partition's article rows, as tuples in :data:`ARTICLE_COLUMNS` order."""
     from feedsift.api import bundled_extractor
     from feedsift.spark.hosts import partition_rows
+    from feedsift.spark.reading import unpacked
 
     local = JobTally()
-    for row in partition_rows(records, bundled_extractor(), local, site_level):
+    pairs = ((key, unpacked(value)) for key, value in records)
+    for row in partition_rows(pairs, bundled_extractor(), local, site_level):
         yield row.values()
     tally.add(local)
 
