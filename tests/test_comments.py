@@ -269,3 +269,28 @@ def test_a_heading_that_only_starts_with_comment_opens_no_comments() -> None:
         listed.append({b.text for b, m in zip(page.view.blocks, mask, strict=True) if m})
     assert any("combinatorics course" in t for t in listed[0])  # the real heading lists them
     assert listed[1] == set()
+
+
+#: An Elementor page (trafilatura set, jungefreiheit.de): the post, the header and the footer
+#: are ``div.elementor`` siblings, and the post's category ``kommentar`` (a commentary
+#: column) is written as its class name ``category-kommentar``.
+ELEMENTOR = (
+    "<html><head><title>Binomial coefficient trick</title></head><body>"
+    '<div class="elementor elementor-location-header"><a href="/">The Endeavour</a></div>'
+    '<div class="elementor elementor-location-single post type-post hentry '
+    'category-kommentar tag-social"><h1>Binomial coefficient trick</h1>'
+    f'<div class="elementor-widget-container">{BODY}</div></div>'
+    '<div class="elementor elementor-location-footer"><p>Impressum</p></div></body></html>'
+)
+
+
+def test_a_posts_category_or_tag_class_does_not_make_it_a_comment() -> None:
+    page = parse_page(ELEMENTOR)
+    signals = bundled_extractor().decide(page).analysis.signals
+    assert not comment_list_blocks(page.view, signals).any()
+    assert "Paragraph 8 of the post" in feedsift.extract(ELEMENTOR).text
+    # the same layout with a class that names the element a comment is a list of them
+    named = ELEMENTOR.replace("category-kommentar tag-social", "comment")
+    page = parse_page(named)
+    signals = bundled_extractor().decide(page).analysis.signals
+    assert comment_list_blocks(page.view, signals).any()

@@ -30,8 +30,9 @@ from itertools import islice
 import numpy as np
 from lxml import etree
 
+from feedsift.extractors.roles import class_roles
 from feedsift.extractors.signals import PageSignals
-from feedsift.extractors.vocabulary import Role
+from feedsift.extractors.vocabulary import TAXONOMY_CLASS, Role
 from feedsift.metadata.dates import parse_datetime
 from feedsift.metadata.textdates import find_text_date
 from feedsift.parsing.blocks import BlockView
@@ -168,7 +169,7 @@ class _CommentItems:
         first, listed = -1, -1
         while current >= 0:
             element = self.view.subtrees[current].element
-            if self.signals.roles.own[current] & _COMMENT:
+            if self.signals.roles.own[current] & _COMMENT and _named_comment(element):
                 if self.repeats(element):
                     return current
                 if listed >= 0 and self.holds_list(element):
@@ -179,6 +180,18 @@ class _CommentItems:
                 listed = current  # the outermost list item under the comments so far
             current = self.view.subtrees[current].parent
         return first
+
+
+def _named_comment(element: etree._Element) -> bool:
+    """Whether an element's comment role outlasts its taxonomy class names
+    (:data:`~feedsift.extractors.vocabulary.TAXONOMY_CLASS`): a post classed
+    ``category-kommentar`` is a commentary column, not a comment, and Elementor's layout
+    repeats its class word among the page's sections as a list of comments would."""
+    classes = element.get("class") or ""
+    if TAXONOMY_CLASS.search(classes) is None:
+        return True
+    left = TAXONOMY_CLASS.sub(" ", classes)
+    return bool(class_roles(f"{left} {element.get('id') or ''}") & _COMMENT)
 
 
 def _holds_list(element: etree._Element) -> bool:

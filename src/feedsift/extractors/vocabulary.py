@@ -18,6 +18,7 @@ __all__ = [
     "POST_END_PHRASES",
     "STOPWORDS",
     "TAG_ROLES",
+    "TAXONOMY_CLASS",
     "Role",
 ]
 
@@ -101,6 +102,11 @@ CLASS_VOCABULARY: dict[Role, frozenset[str]] = {
     ),
     Role.TITLE: frozenset("title headline heading hed entrytitle posttitle".split()),
 }
+
+#: Class names that name a post's topics, not an element's role: WordPress' ``post_class()``
+#: and ``body_class()`` write a post's categories and tags as ``category-<slug>`` and
+#: ``tag-<slug>`` (``category-kommentar``: a commentary column; ``tag-social``).
+TAXONOMY_CLASS = re.compile(r"(?<!\S)(?:category|tag)-\S+")
 
 #: Roles implied by an element's tag (HTML5 sectioning and grouping elements).
 TAG_ROLES: dict[str, Role] = {
