@@ -12,9 +12,8 @@ task), then times
   feedsift extract SAMPLE-1.warc.gz ... SAMPLE-F.warc.gz -f jsonl -o OUT.jsonl -j N
 
 as whole commands, one after the other (the Spark times include starting the JVM, which
-maps the class archive in the run's own ``--class-cache``: a first, untimed-in-the-table run
-on the smallest sample saves it, and its seconds are printed apart; ``--no-class-cache``
-times Spark without the archive;
+maps the class archive in the script's own ``--class-cache``: a first run on 20 pages saves
+it, its seconds printed apart; ``--no-class-cache`` times Spark without the archive;
 ``--rounds`` R runs each R times, each round starting one command further along), and
 prints per size and round the seconds, the ratios to ``extract`` and the load average: the
 default job's ratio (Spark, and the site-level work of hosts with enough pages, which
