@@ -123,3 +123,18 @@ def test_the_first_run_saves_the_archive_and_the_next_maps_it(tmp_path: Path) ->
     assert list(cache.iterdir()) == saved
     assert _rows(tmp_path / "second.parquet") == _rows(tmp_path / "first.parquet")
     assert len(_rows(tmp_path / "first.parquet")) == 11
+
+
+def test_a_saving_run_that_left_no_archive_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from feedsift.cli.spark_cmd import _tell_archive
+
+    plan = ArchivePlan(tmp_path / "spark-a.jsa", "save")
+    _tell_archive(plan)
+    assert capsys.readouterr().err == (
+        f"feedsift: Spark's JVM saved no class archive in {tmp_path} (each run tries again; "
+        "--no-class-cache: not)\n"
+    )
+    _tell_archive(ArchivePlan(plan.path, "use"))  # a run that mapped it says nothing
+    assert capsys.readouterr().err == ""

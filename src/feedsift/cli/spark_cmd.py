@@ -147,8 +147,13 @@ def _class_archive(args: argparse.Namespace) -> ArchivePlan | None:
 
 
 def _tell_archive(plan: ArchivePlan | None) -> None:
-    """One line on standard error when this run saved the class archive."""
-    if plan is None or plan.mode != "save" or not plan.path.exists():
+    """One line on standard error when this run saved the class archive, or tried to and
+    could not (each run would try again: the user may prefer to turn it off)."""
+    if plan is None or plan.mode != "save":
+        return
+    if not plan.path.exists():
+        report(None, f"Spark's JVM saved no class archive in {plan.path.parent} (each run "
+                     "tries again; --no-class-cache: not)")  # fmt: skip
         return
     size = plan.path.stat().st_size / MIB
     print(
