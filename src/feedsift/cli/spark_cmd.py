@@ -118,6 +118,18 @@ def _add_spark_options(parser: argparse.ArgumentParser) -> None:
         type=_setting,
         help="another Spark setting (repeatable)",
     )
+    _add_class_cache_options(group)
+    group.add_argument(
+        "--max-size",
+        type=float,
+        default=50.0,
+        metavar="MB",
+        help="skip records larger than this, decompressed (default: 50)",
+    )
+
+
+def _add_class_cache_options(group: argparse._ArgumentGroup) -> None:
+    """Where the driver JVM's class archive is kept, or none."""
     group.add_argument(
         "--class-cache",
         type=Path,
@@ -130,13 +142,6 @@ def _add_spark_options(parser: argparse.ArgumentParser) -> None:
         "--no-class-cache",
         action="store_true",
         help="neither save nor map a class archive (every run loads Spark's classes anew)",
-    )
-    group.add_argument(
-        "--max-size",
-        type=float,
-        default=50.0,
-        metavar="MB",
-        help="skip records larger than this, decompressed (default: 50)",
     )
 
 
