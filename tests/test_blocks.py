@@ -41,6 +41,19 @@ def test_counts_and_link_share() -> None:
     assert second.link_share == 1.0 and second.tag == "li"
 
 
+def test_a_named_anchor_is_no_link_but_a_script_link_without_href_is() -> None:
+    # An unclosed <a name> of an old page (CleanEval's epinions review) held the whole
+    # review; a script's <a class="button"> without href is still a link.
+    view = _view(
+        "<body><a name='top'><p>The review, all of it.</p>"
+        "<p><a name='x' href='/y'>named link</a></p></a>"
+        "<ul><li><a class='button'>Menu</a></li></ul></body>"
+    )
+    review, named, button = view.blocks
+    assert review.link_share == 0.0 and view.subtrees[review.subtree].n_link_words == 0
+    assert named.link_share == 1.0 and button.link_share == 1.0
+
+
 def test_subtrees_hold_contiguous_blocks_and_totals() -> None:
     view = _view("<body><div><p>a b</p><p>c</p></div><ul><li>d e f</li></ul></body>")
     by_tag = {s.tag: s for s in view.subtrees}

@@ -176,8 +176,8 @@ def text_blocks(body: etree._Element) -> BlockView:  # noqa: C901, PLR0912 - the
     for event, element in etree.iterwalk(body, events=("start", "end")):
         tag = element.tag
         if tag in INLINE_TAGS:
-            if tag == "a":
-                link_depth += 1 if event == "start" else -1
+            if tag == "a" and (element.get("name") is None or element.get("href") is not None):
+                link_depth += 1 if event == "start" else -1  # a named anchor is no link
             text = element.text if event == "start" else element.tail
         elif tag.__class__ is not str:
             continue
