@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 import feedsift
 from feedsift.api import bundled_extractor
 from feedsift.evaluation.comments import comment_text
-from feedsift.extractors.comments import comment_list_blocks
+from feedsift.extractors.comments import comment_list_blocks, find_comments
 from feedsift.parsing.page import parse_page
 from feedsift.records import Comment
 
@@ -288,7 +289,10 @@ def test_a_posts_category_or_tag_class_does_not_make_it_a_comment() -> None:
     page = parse_page(ELEMENTOR)
     signals = bundled_extractor().decide(page).analysis.signals
     assert not comment_list_blocks(page.view, signals).any()
-    assert "Paragraph 8 of the post" in feedsift.extract(ELEMENTOR).text
+    article = feedsift.extract(ELEMENTOR, include_comments=True)
+    assert "Paragraph 8 of the post" in article.text and article.comments == ()
+    nothing_kept = np.zeros(len(page.view.blocks), dtype=bool)  # the post's lines are no comment
+    assert find_comments(page.view, signals, nothing_kept, -1) == ()
     # the same layout with a class that names the element a comment is a list of them
     named = ELEMENTOR.replace("category-kommentar tag-social", "comment")
     page = parse_page(named)

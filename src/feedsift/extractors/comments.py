@@ -240,7 +240,9 @@ def find_comments(
     items = _CommentItems(view, signals)
     for block in (int(b) for b in np.flatnonzero(candidate)):
         if block != title and _is_comment_text(view, signals, block):
-            groups.setdefault(items.item_of(block), []).append(block)
+            item = items.item_of(block)
+            if item >= 0:  # else its comment role came from a post's category alone
+                groups.setdefault(item, []).append(block)
     return _joined([_draft(view, item, blocks) for item, blocks in groups.items()])
 
 
