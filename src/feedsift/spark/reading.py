@@ -62,37 +62,35 @@ def keyed_records(
     name: str, data: bytes, tally: JobTally, max_bytes: int = DEFAULT_MAX_RECORD_BYTES
 ) -> Iterator[ShuffledRecord]:
     """The pages and feed items of the WARC file ``name`` whose bytes are ``data``."""
-    held: list[tuple[RecordKey, WarcPage]] = []  # a page waits for its end: the next record
+    held: tuple[RecordKey, WarcPage] | None = None  # a page waits for its end: the next record
     try:
         for record in read_warc(io.BytesIO(data), max_bytes, READ_MEDIA_TYPES):
-            yield from _packed(held, data, record.offset, max_bytes)
+            if held is not None:
+                yield _packed(*held, data[held[1].offset : record.offset], max_bytes)
+                held = None
             if isinstance(record, WarcSkip):
                 tally.skip(name, record)
             elif record.media_type in FEED_ONLY_MEDIA_TYPES:
                 yield from _feed_items(name, record, tally)
             else:
-                held.extend(_page(name, record, tally))
+                key = _page_key(name, record, tally)
+                held = None if key is None else (key, record)
     except InputError as exc:
         tally.unreadable[f"{name}: {exc}"] += 1
         return
-    yield from _packed(held, data, len(data), max_bytes)
+    if held is not None:
+        yield _packed(*held, data[held[1].offset :], max_bytes)
     tally.files += 1
 
 
-def _packed(
-    held: list[tuple[RecordKey, WarcPage]], data: bytes, end: int, max_bytes: int
-) -> Iterator[ShuffledRecord]:
-    """The held page, as its gzip member when that is smaller than its body (a
-    ``.warc.gz``; not a plain ``.warc``), the member ending at ``end`` (or at the file's end
-    when ``end`` is not past its start: a break right after it)."""
-    for key, page in held:
-        stop = end if end > page.offset else len(data)
-        member = data[page.offset : stop]
-        if member.startswith(GZIP_MAGIC) and len(member) < len(page.body):
-            yield key, PackedPage(member, page.offset, max_bytes)
-        else:
-            yield key, page
-    held.clear()
+def _packed(key: RecordKey, page: WarcPage, member: bytes, max_bytes: int) -> ShuffledRecord:
+    """The page as ``member``, its record's bytes up to the next record read, when they are
+    a gzip member smaller than its body (a ``.warc.gz``, not a plain ``.warc``; not a
+    member that runs to a broken file's end: a break right after the page reports the
+    page's own offset, so the member is empty and the page goes as it is)."""
+    if member.startswith(GZIP_MAGIC) and len(member) < len(page.body):
+        return key, PackedPage(member, page.offset, max_bytes)
+    return key, page
 
 
 def unpacked(value: WarcPage | FeedItem | PackedPage) -> WarcPage | FeedItem:
@@ -105,16 +103,16 @@ def unpacked(value: WarcPage | FeedItem | PackedPage) -> WarcPage | FeedItem:
     return replace(record, offset=value.offset)
 
 
-def _page(name: str, page: WarcPage, tally: JobTally) -> Iterator[tuple[RecordKey, WarcPage]]:
+def _page_key(name: str, page: WarcPage, tally: JobTally) -> RecordKey | None:
+    """The page's key (``None``: a URL without a usable host, counted as broken)."""
     try:
         host = site_of(page.url)
     except InputError as exc:
         tally.skip(name, WarcSkip("broken", str(exc), page.url, page.record_id, page.offset))
-        return
+        return None
     tally.pages += 1
-    key = RecordKey(registered_domain(host), host, PAGE_ORDER, capture_key(page.date), name,
-                    page.offset)  # fmt: skip
-    yield key, page
+    return RecordKey(registered_domain(host), host, PAGE_ORDER, capture_key(page.date), name,
+                     page.offset)  # fmt: skip
 
 
 def _feed_items(name: str, feed: WarcPage, tally: JobTally) -> Iterator[KeyedRecord]:
