@@ -17,6 +17,7 @@ from datetime import timedelta
 from email.utils import format_datetime
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from conftest import PAGES
 from feedsift.acquisition.warc_writer import http_response, warc_record, write_warc
@@ -74,3 +75,15 @@ def write_crawl(path: Path) -> Path:
     with open(path, "ab") as handle:
         handle.write(gzip.compress(b"WARC/1.1\r\nWARC-Type: response\r\n")[:-6] + b"\x00junk")
     return path
+
+
+def read_parquet(out: Path) -> list[dict[str, Any]]:
+    """The rows of the Parquet folder ``out``, read back with Spark (one core, UTC)."""
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+             .config("spark.sql.session.timeZone", "UTC").getOrCreate())  # fmt: skip
+    try:
+        return [row.asDict() for row in spark.read.parquet(str(out)).collect()]
+    finally:
+        spark.stop()

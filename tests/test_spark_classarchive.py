@@ -19,12 +19,21 @@ from feedsift.spark.classarchive import (
     default_cache_dir,
     plan_archive,
 )
-from spark_warc import write_crawl
-from test_spark_job import read_parquet
+from spark_warc import read_parquet, write_crawl
 
 pytest.importorskip("pyspark", reason="feedsift spark needs the spark extra")
 HAS_JAVA = shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME"))
 needs_java = pytest.mark.skipif(not HAS_JAVA, reason="Spark needs Java 17 or later")
+
+
+@pytest.fixture
+def no_jvm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan as a process whose JVM is not up yet (another test may have started one; the
+    tests that plan start none)."""
+    from pyspark import SparkContext
+
+    monkeypatch.setattr(SparkContext, "_gateway", None)
+    monkeypatch.delenv("PYSPARK_GATEWAY_PORT", raising=False)
 
 
 def test_the_cache_folder_is_feedsifts_own_else_xdgs_else_the_homes(
@@ -53,6 +62,7 @@ def test_a_plan_maps_or_saves_and_keeps_the_options_given(tmp_path: Path) -> Non
 
 
 @needs_java
+@pytest.mark.usefixtures("no_jvm")
 def test_a_run_saves_an_archive_until_a_whole_one_is_there(tmp_path: Path) -> None:
     plan = plan_archive(tmp_path, ())
     assert plan is not None and plan.mode == "save"
@@ -64,6 +74,7 @@ def test_a_run_saves_an_archive_until_a_whole_one_is_there(tmp_path: Path) -> No
 
 
 @needs_java
+@pytest.mark.usefixtures("no_jvm")
 def test_the_archive_is_per_class_path(tmp_path: Path) -> None:
     plain = plan_archive(tmp_path, ())
     other_setting = plan_archive(tmp_path, (("spark.sql.shuffle.partitions", "2"),))
@@ -73,6 +84,7 @@ def test_the_archive_is_per_class_path(tmp_path: Path) -> None:
 
 
 @needs_java
+@pytest.mark.usefixtures("no_jvm")
 def test_a_dead_runs_temporary_archive_is_removed_a_fresh_one_kept(tmp_path: Path) -> None:
     stale, fresh = tmp_path / "spark-x.jsa.11.tmp", tmp_path / "spark-x.jsa.12.tmp"
     stale.write_bytes(b"half")
@@ -83,12 +95,18 @@ def test_a_dead_runs_temporary_archive_is_removed_a_fresh_one_kept(tmp_path: Pat
     assert not stale.exists() and fresh.exists()
 
 
+@pytest.mark.usefixtures("no_jvm")
 def test_no_plan_where_this_process_does_not_launch_the_jvm(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("PYSPARK_GATEWAY_PORT", "4242")  # spark-submit started the JVM
     assert plan_archive(tmp_path, ()) is None
     monkeypatch.delenv("PYSPARK_GATEWAY_PORT")
+    from pyspark import SparkContext
+
+    monkeypatch.setattr(SparkContext, "_gateway", object())  # a JVM already up here
+    assert plan_archive(tmp_path, ()) is None
+    monkeypatch.setattr(SparkContext, "_gateway", None)
     monkeypatch.setenv("JAVA_HOME", str(tmp_path / "no-java"))
     assert plan_archive(tmp_path, ()) is None
 

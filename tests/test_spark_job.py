@@ -20,7 +20,16 @@ import pytest
 
 import feedsift
 from feedsift.cli.main import main
-from spark_warc import BIG_PAGES, BIG_SITE, IP_URL, SMALL_SITE, SMALL_URLS, big_url, write_crawl
+from spark_warc import (
+    BIG_PAGES,
+    BIG_SITE,
+    IP_URL,
+    SMALL_SITE,
+    SMALL_URLS,
+    big_url,
+    read_parquet,
+    write_crawl,
+)
 
 pytest.importorskip("pyspark", reason="feedsift spark needs the spark extra")
 pytestmark = pytest.mark.skipif(
@@ -45,17 +54,6 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         status = main(["spark", str(warc), "-o", str(out), *SPARK_ARGS])
     yield {"status": status, "warc": warc, "out": out, "rows": read_parquet(out),
            "stdout": stdout.getvalue(), "stderr": stderr.getvalue()}  # fmt: skip
-
-
-def read_parquet(out: Path) -> list[dict[str, Any]]:
-    from pyspark.sql import SparkSession
-
-    spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
-             .config("spark.sql.session.timeZone", "UTC").getOrCreate())  # fmt: skip
-    try:
-        return [row.asDict() for row in spark.read.parquet(str(out)).collect()]
-    finally:
-        spark.stop()
 
 
 def test_one_row_per_html_record_with_its_site_and_method(run: dict[str, Any]) -> None:
